@@ -1,0 +1,156 @@
+# Quiesce: build, run and test.
+#
+#   make            kernel ELF and boot ISO under build/
+#   make run        boot in QEMU, serial console on this terminal
+#   make test       host unit tests, sparse, the boot matrix, crash tests
+#   make gdb        boot QEMU stopped, with gdb attached
+#   make deps       install the Debian packages the others need
+#   make clean
+#
+# Variables: SMP, MEM, CMDLINE, ACCEL (tcg or kvm), DEBUG (1: debug checks
+# in the kernel), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-.
+
+ARCH		:= x86_64
+CROSS_COMPILE	?=
+CC		:= $(CROSS_COMPILE)gcc
+LD		:= $(CROSS_COMPILE)ld
+NM		:= $(CROSS_COMPILE)nm
+HOSTCC		:= gcc
+BUILD		:= build
+DEBUG		?= 1
+SMP		?= 4
+MEM		?= 512M
+CMDLINE		?=
+ACCEL		?= tcg
+QEMU		:= qemu-system-x86_64
+
+KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
+		   -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
+		   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+		   -fno-stack-protector -Wall -Wextra -Werror \
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -MMD -MP
+KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) -MMD -MP
+KERNEL_LDFLAGS	:= -nostdlib -z max-page-size=4096 -z noexecstack \
+		   --no-warn-rwx-segments -T linker.ld
+HOST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
+		   -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -DLIB_HOST_TEST -I.
+SPARSE_FLAGS	:= -D__x86_64__ -m64 -Wsparse-all -Wno-declaration-after-statement \
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -Wno-non-pointer-null
+
+# Every source of a kind is built: a new file needs no Makefile edit.
+KERNEL_C	:= $(wildcard arch/$(ARCH)/*.c kernel/*.c lib/*.c tests/kernel/*.c)
+KERNEL_S	:= $(wildcard boot/*.S arch/$(ARCH)/*.S)
+KERNEL_OBJS	:= $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_S) $(KERNEL_C))
+HOST_TESTS	:= $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
+LIB_C		:= $(wildcard lib/*.c)
+
+KERNEL		:= $(BUILD)/quiesce.elf
+ISO		:= $(BUILD)/quiesce.iso
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.PHONY: all run test gdb deps check host-test boot-test clean torture bench
+
+all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
+
+# One pattern rule per kind of source.
+$(BUILD)/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(KERNEL_ASFLAGS) -c $< -o $@
+
+$(BUILD)/host/%: tests/host/%.c $(LIB_C) $(wildcard lib/*.h) tests/host/check.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(LIB_C) -o $@
+
+# The symbol table for backtraces: link once with an empty table, list
+# the text symbols, link again with them (text addresses do not move).
+KSYMS_AWK := awk 'BEGIN { n = 0 } $$2 ~ /^[tTwW]$$/ { a[n] = $$1; s[n] = $$3; n++ } \
+	END { print ".section .rodata.ksyms, \"a\""; print ".balign 8"; \
+	print ".global ksym_addresses, ksym_name_offsets, ksym_names, ksym_count"; \
+	print "ksym_count: .quad " n; print "ksym_addresses:"; \
+	for (i = 0; i < n; i++) print ".quad 0x" a[i]; \
+	print "ksym_name_offsets:"; off = 0; \
+	for (i = 0; i < n; i++) { print ".long " off; off += length(s[i]) + 1 } \
+	print "ksym_names:"; for (i = 0; i < n; i++) print ".asciz \"" s[i] "\"" }'
+
+$(BUILD)/ksyms0.S:
+	@mkdir -p $(dir $@)
+	$(Q)$(KSYMS_AWK) < /dev/null > $@
+
+$(BUILD)/ksyms.S: $(BUILD)/quiesce.pass1.elf
+	$(Q)$(NM) -n --defined-only $< | $(KSYMS_AWK) > $@
+
+$(BUILD)/%.o: $(BUILD)/%.S
+	$(Q)$(CC) -c $< -o $@
+
+$(BUILD)/quiesce.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o linker.ld
+	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.o
+
+$(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+
+$(ISO): $(KERNEL) boot/grub.cfg.in | deps
+	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/quiesce.elf
+	$(Q)sed 's|@CMDLINE@|$(CMDLINE)|' boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
+	@$(if $(Q),echo "  ISO     $@")
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+# For editors: the compile command of every kernel source.
+$(BUILD)/compile_commands.json: Makefile
+	@mkdir -p $(BUILD)
+	$(Q){ echo '['; sep=''; for f in $(KERNEL_C); do \
+		printf '%s{"directory": "%s", "file": "%s", "command": "%s %s -c %s"}\n' \
+		"$$sep" "$(CURDIR)" "$$f" "$(CC)" "$(KERNEL_CFLAGS)" "$$f"; sep=','; \
+	done; echo ']'; } > $@
+
+run: deps $(ISO)
+	$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) \
+		$(if $(filter kvm,$(ACCEL)),-accel kvm,-accel tcg$(,)thread=multi) \
+		-cdrom $(ISO) -boot d -display none -serial mon:stdio -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 || true
+
+, := ,
+
+gdb: deps $(ISO)
+	$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) -accel tcg,thread=multi \
+		-cdrom $(ISO) -boot d -display none -serial file:$(BUILD)/gdb-serial.log \
+		-no-reboot -s -S & \
+	gdb -q $(KERNEL) -ex 'target remote :1234' -ex 'hbreak kmain' -ex continue
+
+host-test: $(HOST_TESTS)
+	$(Q)tests/host/run $(HOST_TESTS)
+
+# sparse with the __rcu address space, as Linux's make C=1.
+check: deps
+	@echo "  SPARSE  arch/ kernel/ lib/ tests/kernel/"
+	$(Q)fail=0; for f in $(KERNEL_C); do \
+		sparse $(SPARSE_FLAGS) $$f 2>&1 | tee -a $(BUILD)/sparse.log | grep . && fail=1; \
+	done; exit $$fail
+
+boot-test: $(KERNEL)
+	$(Q)tests/matrix
+
+test: deps host-test check all boot-test
+
+deps:
+	$(Q)tests/deps
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(KERNEL_OBJS:.o=.d)

@@ -1,0 +1,166 @@
+/*
+ * The whole interface between generic kernel code and the x86-64 port.
+ * kernel/ includes this and nothing else from arch/: interrupts on and off,
+ * spinning politely, halting, the time-stamp counter, IPIs, per-CPU access
+ * through the GS base, and leaving the emulator.
+ */
+#ifndef ARCH_ARCH_H
+#define ARCH_ARCH_H
+
+#include "lib/types.h"
+#include "lib/compiler.h"
+
+#define ARCH_PAGE_SIZE	4096ul
+#define ARCH_PAGE_SHIFT	12
+
+/* The virtual address map. */
+#define ARCH_DIRECT_MAP_BASE	0xffff800000000000ul	/* all RAM, phys + base */
+#define ARCH_KSTACK_BASE	0xffffc00000000000ul	/* kernel stacks, guarded */
+#define ARCH_KERNEL_VMA		0xffffffff80000000ul	/* the kernel image */
+#define RFLAGS_IF	(1ul << 9)
+
+static __always_inline void arch_cpu_relax(void)
+{
+	asm volatile("pause" : : : "memory");
+}
+
+static __always_inline void arch_irq_enable(void)
+{
+	asm volatile("sti" : : : "memory");
+}
+
+static __always_inline void arch_irq_disable(void)
+{
+	asm volatile("cli" : : : "memory");
+}
+
+static __always_inline unsigned long arch_irq_save(void)
+{
+	unsigned long flags;
+	asm volatile("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
+	return flags;
+}
+
+static __always_inline void arch_irq_restore(unsigned long flags)
+{
+	if (flags & RFLAGS_IF)
+		arch_irq_enable();
+}
+
+static __always_inline bool arch_irqs_enabled(void)
+{
+	unsigned long flags;
+	asm volatile("pushfq; popq %0" : "=r"(flags));
+	return flags & RFLAGS_IF;
+}
+
+/* Wait for an interrupt with interrupts enabled: sti's one-instruction
+ * shadow means no interrupt can slip in between the two. */
+static __always_inline void arch_idle_wait(void)
+{
+	asm volatile("sti; hlt" : : : "memory");
+}
+
+static __always_inline __noreturn void arch_halt_forever(void)
+{
+	for (;;)
+		asm volatile("cli; hlt");
+}
+
+static __always_inline u64 arch_read_tsc(void)
+{
+	u32 lo, hi;
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+/* Full fence, for the rare places that need store-load order (x86-TSO
+ * already orders everything else). */
+static __always_inline void arch_smp_mb(void)
+{
+	asm volatile("lock; addl $0, -8(%%rsp)" : : : "memory", "cc");
+}
+
+/* Per-CPU data lives in one struct per CPU, found through the GS base.
+ * These touch a field at a byte offset in one instruction, so an interrupt
+ * can never split the read-modify-write. */
+#define arch_percpu_inc32(off) \
+	asm volatile("incl %%gs:%c0" : : "i"(off) : "memory")
+#define arch_percpu_dec32(off) \
+	asm volatile("decl %%gs:%c0" : : "i"(off) : "memory")
+#define arch_percpu_read64(off) ({					\
+	u64 __v;							\
+	asm volatile("movq %%gs:%c1, %0" : "=r"(__v) : "i"(off));	\
+	__v; })
+#define arch_percpu_read32(off) ({					\
+	u32 __v;							\
+	asm volatile("movl %%gs:%c1, %0" : "=r"(__v) : "i"(off));	\
+	__v; })
+
+void arch_set_percpu_base(void *base);
+
+static inline void *phys_to_virt(u64 phys)
+{
+	return (void *)(phys + ARCH_DIRECT_MAP_BASE);
+}
+
+/* Works for direct-map addresses and for the kernel image's statics. */
+static inline u64 virt_to_phys(const void *virt)
+{
+	uptr v = (uptr)virt;
+
+	if (v >= ARCH_KERNEL_VMA)
+		return v - ARCH_KERNEL_VMA;
+	return v - ARCH_DIRECT_MAP_BASE;
+}
+
+/* 4 KiB kernel mappings outside the direct map (kernel stacks). Unmapping
+ * flushes only this CPU's TLB; callers batch the cross-CPU flush. */
+int arch_map_page(uptr va, u64 phys);
+u64 arch_unmap_page(uptr va);
+void arch_flush_tlb_local(void);
+bool arch_address_mapped(uptr va);
+
+/* Interrupt vectors the generic kernel knows about. */
+enum arch_ipi {
+	IPI_RESCHEDULE,
+	IPI_CALL_FUNCTION,
+	IPI_RCU_EXPEDITE,
+};
+
+void arch_send_ipi(unsigned int cpu, enum arch_ipi ipi);
+void arch_send_ipi_all_others(enum arch_ipi ipi);
+/* Stop every other CPU with an NMI: for panic. */
+void arch_stop_other_cpus(void);
+/* Ask a CPU for its RIP and backtrace through an NMI (stall warnings). */
+void arch_backtrace_cpu(unsigned int cpu);
+
+/* Boot, in the order kmain() calls them. */
+void arch_early_init(u64 boot_magic, u64 boot_info_phys);
+void arch_memory_init(void);
+void arch_cpu_init(void);
+void arch_smp_boot(void);
+void arch_timer_start(void);
+__noreturn void arch_call_on_stack(uptr stack_top, void (*fn)(void));
+
+/* Threads: switch stacks, and lay out a new thread's first stack so
+ * that switching to it calls entry(arg). */
+void arch_context_switch(uptr *save_sp, uptr load_sp);
+uptr arch_thread_stack_init(uptr stack_top, void (*entry)(void *), void *arg);
+
+/* Console byte I/O (COM1). */
+void arch_console_putc(char c);
+int arch_console_getc(void);
+
+/* Leave QEMU through isa-debug-exit with status (code << 1) | 1; halts
+ * if the device is absent. */
+__noreturn void arch_exit_emulator(u8 code);
+__noreturn void arch_reboot(void);
+__noreturn void arch_poweroff(void);
+
+/* Print a frame-pointer backtrace starting at the given frame. */
+void arch_dump_backtrace(uptr rbp, uptr rip);
+/* Print the current call chain. */
+void arch_dump_stack(void);
+
+#endif

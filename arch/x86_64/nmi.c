@@ -1,0 +1,43 @@
+/*
+ * NMIs reach a CPU even with interrupts off, so they are how a panicking
+ * CPU stops the others and how a stall warning asks a stuck CPU where it
+ * is. The reason is a per-CPU flag set before the NMI is sent.
+ */
+#include "nmi.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+
+enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2 };
+
+static u32 nmi_reasons[MAX_CPUS];
+
+void nmi_request_stop(unsigned int cpu)
+{
+	__atomic_fetch_or(&nmi_reasons[cpu], NMI_STOP, __ATOMIC_SEQ_CST);
+}
+
+void nmi_request_backtrace(unsigned int cpu)
+{
+	__atomic_fetch_or(&nmi_reasons[cpu], NMI_BACKTRACE, __ATOMIC_SEQ_CST);
+}
+
+void nmi_handle(struct trap_frame *f)
+{
+	unsigned int cpu = this_cpu_id();
+	/* The flag was set (a locked RMW) before the sender's ICR write;
+	 * this exchange sees it. */
+	u32 reasons = __atomic_exchange_n(&nmi_reasons[cpu], 0,
+					  __ATOMIC_SEQ_CST);
+
+	if (reasons & NMI_BACKTRACE) {
+		pr_emerg("NMI backtrace for cpu%u:\n", cpu);
+		arch_dump_backtrace(f->rbp, f->rip);
+	}
+	if (reasons & NMI_STOP) {
+		WRITE_ONCE(this_cpu()->online, 0);
+		arch_halt_forever();
+	}
+	if (!reasons)
+		pr_warn("cpu%u: NMI for no known reason at %016llx; ignored\n",
+			cpu, f->rip);
+}

@@ -1,0 +1,183 @@
+/*
+ * Starting the application processors, and the IPIs between CPUs.
+ *
+ * Start-up follows the Intel MP protocol: an INIT IPI to every AP, a
+ * wait, then to each AP in turn a STARTUP IPI (twice if it has not
+ * answered) pointing at the trampoline. One trampoline parameter block
+ * serves all APs, so each is started only after the previous one has
+ * read its parameters and checked in.
+ */
+#include "smp.h"
+#include "acpi.h"
+#include "arch.h"
+#include "cpu.h"
+#include "gdt.h"
+#include "lapic.h"
+#include "nmi.h"
+#include "trap.h"
+#include "kernel/kstack.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp_call.h"
+#include "kernel/time.h"
+#include "kernel/main.h"
+#include "kernel/rcu.h"
+#include "kernel/sched.h"
+#include "lib/string.h"
+
+#define TRAMPOLINE_PHYS		0x8000
+/* Intel's MP specification asks 10 ms after INIT and 200 us after each
+ * STARTUP; QEMU needs neither, real CPUs do. */
+#define INIT_DELAY_US		10000
+#define STARTUP_DELAY_US	200
+#define CHECK_IN_TIMEOUT_US	200000
+
+/* Mirrors the parameter block at the end of boot/ap_trampoline.S. */
+struct trampoline_params {
+	u64 boot_cr3;
+	u64 kernel_cr3;
+	u64 stack;
+	u64 entry;
+	u64 cpu;
+	u64 efer;
+};
+
+extern const u8 ap_trampoline_start[], ap_trampoline_end[];
+extern const u8 ap_trampoline_params[];
+extern u64 boot_pml4[];
+
+static struct kstack ap_stacks[MAX_CPUS];
+static volatile u32 checked_in;	/* index of the last AP that checked in */
+
+static const u8 ipi_vectors[] = {
+	[IPI_RESCHEDULE] = VECTOR_RESCHEDULE,
+	[IPI_CALL_FUNCTION] = VECTOR_CALL_FUNCTION,
+	[IPI_RCU_EXPEDITE] = VECTOR_RCU_EXPEDITE,
+};
+
+void arch_set_percpu_base(void *base)
+{
+	wrmsr(MSR_GS_BASE, (u64)base);
+}
+
+void arch_send_ipi(unsigned int cpu, enum arch_ipi ipi)
+{
+	lapic_send_ipi(cpu_area(cpu)->apic_id, ipi_vectors[ipi]);
+}
+
+void arch_send_ipi_all_others(enum arch_ipi ipi)
+{
+	unsigned int cpu, me = this_cpu_id();
+
+	for_each_online_cpu(cpu)
+		if (cpu != me)
+			arch_send_ipi(cpu, ipi);
+}
+
+void arch_stop_other_cpus(void)
+{
+	unsigned int cpu, me = this_cpu_id();
+
+	for_each_online_cpu(cpu) {
+		if (cpu == me)
+			continue;
+		nmi_request_stop(cpu);
+		lapic_send_nmi(cpu_area(cpu)->apic_id);
+	}
+}
+
+void arch_backtrace_cpu(unsigned int cpu)
+{
+	nmi_request_backtrace(cpu);
+	lapic_send_nmi(cpu_area(cpu)->apic_id);
+}
+
+/* The first C an AP runs, on the stack smp_boot_aps() gave it. */
+static __noreturn void ap_entry(u64 cpu)
+{
+	percpu_init_cpu(cpu, acpi.apic_ids[cpu]);
+	gdt_init_cpu(cpu);
+	idt_load();
+	lapic_init_cpu();
+	/* Check in after reading the trampoline parameters: the BSP reuses
+	 * them for the next AP once it sees this store. */
+	WRITE_ONCE(checked_in, cpu);
+	secondary_cpu_main();
+}
+
+static bool start_ap(unsigned int cpu)
+{
+	struct trampoline_params *params = phys_to_virt(TRAMPOLINE_PHYS +
+		(ap_trampoline_params - ap_trampoline_start));
+	u32 apic_id = acpi.apic_ids[cpu];
+	u64 waited;
+
+	if (kstack_alloc(&ap_stacks[cpu], "ap boot") < 0) {
+		pr_err("smp: no memory for cpu%u's stack; not started\n", cpu);
+		return false;
+	}
+	params->boot_cr3 = virt_to_phys(boot_pml4);
+	params->kernel_cr3 = read_cr3();
+	params->efer = rdmsr(MSR_EFER) & EFER_NXE;
+	params->stack = ap_stacks[cpu].top;
+	params->entry = (u64)ap_entry;
+	params->cpu = cpu;
+	lapic_send_startup(apic_id, TRAMPOLINE_PHYS >> 12);
+	udelay(STARTUP_DELAY_US);
+	if (READ_ONCE(checked_in) != cpu)
+		lapic_send_startup(apic_id, TRAMPOLINE_PHYS >> 12);
+	for (waited = 0; READ_ONCE(checked_in) != cpu; waited += 10) {
+		if (waited > CHECK_IN_TIMEOUT_US) {
+			pr_err("smp: cpu%u (APIC id %u) did not start\n", cpu,
+			       apic_id);
+			return false;
+		}
+		udelay(10);
+	}
+	return true;
+}
+
+void smp_boot_aps(void)
+{
+	unsigned int cpu;
+
+	if (acpi.nr_cpus > MAX_CPUS)
+		pr_warn("smp: %u CPUs listed, starting the first %u\n",
+			acpi.nr_cpus, MAX_CPUS);
+	nr_cpus = MIN(acpi.nr_cpus, (unsigned int)MAX_CPUS);
+	if (nr_cpus == 1)
+		return;
+	memcpy(phys_to_virt(TRAMPOLINE_PHYS), ap_trampoline_start,
+	       ap_trampoline_end - ap_trampoline_start);
+	for (cpu = 1; cpu < nr_cpus; cpu++)
+		lapic_send_init(acpi.apic_ids[cpu]);
+	udelay(INIT_DELAY_US);
+	for (cpu = 1; cpu < nr_cpus; cpu++)
+		start_ap(cpu);
+}
+
+static void reschedule_ipi(struct trap_frame *f)
+{
+	(void)f;
+	sched_reschedule_ipi();
+}
+
+static void call_function_ipi(struct trap_frame *f)
+{
+	(void)f;
+	smp_call_function_interrupt();
+}
+
+static void rcu_expedite_ipi(struct trap_frame *f)
+{
+	(void)f;
+	rcu_expedited_ipi_handler();
+}
+
+void smp_register_ipis(void)
+{
+	irq_register(VECTOR_RESCHEDULE, reschedule_ipi);
+	irq_register(VECTOR_CALL_FUNCTION, call_function_ipi);
+	irq_register(VECTOR_RCU_EXPEDITE, rcu_expedite_ipi);
+}

@@ -1,0 +1,8 @@
+#ifndef ARCH_SMP_H
+#define ARCH_SMP_H
+
+/* Start every enabled AP listed in the MADT. */
+void smp_boot_aps(void);
+void smp_register_ipis(void);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * 16550 UART on COM1, 115200 8N1: the kernel's console.
+ *
+ * Output is polled: the panic path must be able to print with interrupts
+ * off and other CPUs stopped, so the transmitter never depends on an IRQ.
+ * Input arrives by interrupt (IRQ 4) into a ring that the shell drains, so
+ * typed bytes are not lost while the kernel is busy.
+ */
+#include "arch.h"
+#include "io.h"
+#include "uart.h"
+#include "lib/compiler.h"
+
+#define COM1		0x3f8
+#define UART_DATA	0
+#define UART_IER	1	/* interrupt enable (DLL high when DLAB=1) */
+#define UART_FCR	2	/* FIFO control */
+#define UART_LCR	3	/* line control */
+#define UART_MCR	4	/* modem control */
+#define UART_LSR	5	/* line status */
+
+#define LCR_8N1		0x03
+#define LCR_DLAB	0x80
+#define IER_RX		0x01
+#define FCR_ENABLE	0xc7	/* enable, clear both FIFOs, 14-byte trigger */
+#define MCR_DTR_RTS_OUT2 0x0b	/* OUT2 gates the IRQ line to the PIC/IOAPIC */
+#define LSR_DATA_READY	0x01
+#define LSR_THR_EMPTY	0x20
+
+#define BAUD_BASE	115200
+#define BAUD		115200
+
+/*
+ * Received bytes, written only by the IRQ handler on one CPU and read by
+ * the shell; a single-producer single-consumer ring.
+ */
+#define RX_RING_SIZE	4096
+static u8 rx_ring[RX_RING_SIZE];
+static unsigned int rx_head;	/* written by the IRQ handler */
+static unsigned int rx_tail;	/* written by the reader */
+static unsigned long rx_dropped;
+
+void uart_init(void)
+{
+	u16 divisor = BAUD_BASE / BAUD;
+
+	outb(COM1 + UART_IER, 0);
+	outb(COM1 + UART_LCR, LCR_DLAB);
+	outb(COM1 + UART_DATA, divisor & 0xff);
+	outb(COM1 + UART_IER, divisor >> 8);
+	outb(COM1 + UART_LCR, LCR_8N1);
+	outb(COM1 + UART_FCR, FCR_ENABLE);
+	outb(COM1 + UART_MCR, MCR_DTR_RTS_OUT2);
+}
+
+void uart_enable_rx_irq(void)
+{
+	outb(COM1 + UART_IER, IER_RX);
+}
+
+void arch_console_putc(char c)
+{
+	while (!(inb(COM1 + UART_LSR) & LSR_THR_EMPTY))
+		arch_cpu_relax();
+	outb(COM1 + UART_DATA, (u8)c);
+}
+
+/* IRQ 4: move every waiting byte into the ring; drop (and count) what
+ * does not fit rather than overwrite what the reader has not seen. */
+void uart_irq(void)
+{
+	while (inb(COM1 + UART_LSR) & LSR_DATA_READY) {
+		u8 b = inb(COM1 + UART_DATA);
+		unsigned int head = rx_head;
+
+		if (head - READ_ONCE(rx_tail) >= RX_RING_SIZE) {
+			rx_dropped++;
+			continue;
+		}
+		rx_ring[head % RX_RING_SIZE] = b;
+		/* Publish the byte before the index: the compiler must not
+		 * sink the store below; x86-TSO keeps store order. Pairs with
+		 * the READ_ONCE(rx_head) in arch_console_getc(). */
+		barrier();
+		WRITE_ONCE(rx_head, head + 1);
+	}
+}
+
+/* Next received byte, or -1 when none is waiting. Falls back to polling
+ * the UART so input also works before interrupts are on. */
+int arch_console_getc(void)
+{
+	unsigned int tail = rx_tail;
+	int c;
+
+	if (tail == READ_ONCE(rx_head)) {
+		if (inb(COM1 + UART_LSR) & LSR_DATA_READY)
+			return inb(COM1 + UART_DATA);
+		return -1;
+	}
+	/* Read the byte after seeing the index; pairs with the barrier()
+	 * before WRITE_ONCE(rx_head) in uart_irq(). */
+	barrier();
+	c = rx_ring[tail % RX_RING_SIZE];
+	WRITE_ONCE(rx_tail, tail + 1);
+	return c;
+}
+
+unsigned long uart_rx_dropped(void)
+{
+	return READ_ONCE(rx_dropped);
+}

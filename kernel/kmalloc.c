@@ -1,0 +1,262 @@
+/*
+ * Slab allocation for kmalloc. Each size class keeps a list of slabs that
+ * still have free objects; a slab is one page whose bookkeeping lives in
+ * its struct page (class, objects in use, first free object), and whose
+ * free objects form a list threaded through the objects themselves by
+ * 16-bit index. A slab that empties is given back to the page allocator,
+ * except one per class kept to damp alloc/free ping-pong.
+ */
+#include "kmalloc.h"
+#include "page_alloc.h"
+#include "panic.h"
+#include "printk.h"
+#include "spinlock.h"
+#include "lib/string.h"
+#include "lib/bitops.h"
+
+#define NO_FREE_OBJECT	0xffff
+
+struct size_class {
+	spinlock_t lock;
+	u32 size;
+	u32 per_slab;
+	struct list_head partial;	/* slabs with at least one free object */
+	u64 slabs;
+	u64 in_use;
+	u64 allocs;
+	u64 frees;
+	struct page *spare;		/* one empty slab kept back */
+} __aligned(64);
+
+static const u32 class_sizes[KMALLOC_NR_CLASSES] = {
+	16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, KMALLOC_MAX_CLASS,
+};
+static struct size_class classes[KMALLOC_NR_CLASSES];
+
+void kmalloc_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++) {
+		spin_lock_init(&classes[i].lock);
+		classes[i].size = class_sizes[i];
+		classes[i].per_slab = PAGE_SIZE / class_sizes[i];
+		INIT_LIST_HEAD(&classes[i].partial);
+	}
+}
+
+static int class_for(size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
+		if (size <= class_sizes[i])
+			return i;
+	return -1;
+}
+
+static u8 *object_at(struct page *slab, struct size_class *c, u16 index)
+{
+	return (u8 *)page_to_virt(slab) + (size_t)index * c->size;
+}
+
+static u16 *next_free_link(u8 *obj)
+{
+	return (u16 *)obj;
+}
+
+static void poison_object(struct size_class *c, u8 *obj)
+{
+	if (KERNEL_DEBUG)
+		memset(obj + sizeof(u16), KMALLOC_POISON,
+		       c->size - sizeof(u16));
+}
+
+static void check_poison(struct size_class *c, u8 *obj)
+{
+	size_t i;
+
+	if (!KERNEL_DEBUG)
+		return;
+	for (i = sizeof(u16); i < c->size; i++)
+		if (obj[i] != KMALLOC_POISON)
+			panic("BUG: kmalloc: %u-byte object %p was written "
+			      "after it was freed (byte %zu is %#x, expected "
+			      "poison %#x)", c->size, obj, i, obj[i],
+			      KMALLOC_POISON);
+}
+
+/* A fresh slab with every object on its free list. Class lock held. */
+static struct page *new_slab(struct size_class *c, unsigned int class)
+{
+	struct page *slab;
+	u8 *base;
+	u32 i;
+
+	if (c->spare) {
+		slab = c->spare;
+		c->spare = NULL;
+		return slab;
+	}
+	base = alloc_pages(0);
+	if (!base)
+		return NULL;
+	slab = virt_to_page(base);
+	slab->state = PAGE_SLAB;
+	slab->slab_class = class;
+	slab->slab_inuse = 0;
+	slab->slab_free = 0;
+	for (i = 0; i < c->per_slab; i++) {
+		u8 *obj = object_at(slab, c, i);
+
+		*next_free_link(obj) = i + 1 < c->per_slab ? i + 1
+							   : NO_FREE_OBJECT;
+		poison_object(c, obj);
+	}
+	c->slabs++;
+	return slab;
+}
+
+static void *slab_alloc(unsigned int class)
+{
+	struct size_class *c = &classes[class];
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+	struct page *slab;
+	u8 *obj = NULL;
+
+	if (list_empty(&c->partial)) {
+		slab = new_slab(c, class);
+		if (!slab)
+			goto out;
+		list_add(&slab->link, &c->partial);
+	}
+	slab = list_first_entry(&c->partial, struct page, link);
+	obj = object_at(slab, c, slab->slab_free);
+	slab->slab_free = *next_free_link(obj);
+	check_poison(c, obj);
+	if (++slab->slab_inuse == c->per_slab)
+		list_del_init(&slab->link);
+	c->in_use++;
+	c->allocs++;
+out:
+	spin_unlock_irqrestore(&c->lock, flags);
+	return obj;
+}
+
+/* Exact double-free detection: is this object on its slab's free list? */
+static bool already_free(struct page *slab, struct size_class *c, u16 index)
+{
+	u16 i = slab->slab_free;
+
+	while (i != NO_FREE_OBJECT) {
+		if (i == index)
+			return true;
+		i = *next_free_link(object_at(slab, c, i));
+	}
+	return false;
+}
+
+static void slab_free(struct page *slab, const void *ptr)
+{
+	struct size_class *c = &classes[slab->slab_class];
+	u8 *base = page_to_virt(slab);
+	size_t offset = (const u8 *)ptr - base;
+	u16 index = offset / c->size;
+	unsigned long flags;
+
+	if (offset % c->size)
+		panic("BUG: kfree(%p): not the start of a %u-byte object",
+		      ptr, c->size);
+	flags = spin_lock_irqsave(&c->lock);
+	if (KERNEL_DEBUG && already_free(slab, c, index))
+		panic("BUG: kfree(%p): double free of a %u-byte object", ptr,
+		      c->size);
+	poison_object(c, (u8 *)ptr);
+	*next_free_link((u8 *)ptr) = slab->slab_free;
+	slab->slab_free = index;
+	if (slab->slab_inuse-- == c->per_slab)
+		list_add(&slab->link, &c->partial);
+	c->in_use--;
+	c->frees++;
+	if (slab->slab_inuse == 0) {
+		list_del(&slab->link);
+		if (!c->spare) {
+			c->spare = slab;
+			slab = NULL;
+		} else {
+			c->slabs--;
+		}
+	} else {
+		slab = NULL;
+	}
+	spin_unlock_irqrestore(&c->lock, flags);
+	if (slab) {
+		slab->state = PAGE_ALLOCATED;
+		free_pages(base);
+	}
+}
+
+void *kmalloc(size_t size)
+{
+	int class = class_for(size ? size : 1);
+	unsigned int order = 0;
+
+	if (class >= 0)
+		return slab_alloc(class);
+	while ((PAGE_SIZE << order) < size) {
+		if (++order > PAGE_MAX_ORDER)
+			return NULL;
+	}
+	return alloc_pages(order);
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void kfree(const void *ptr)
+{
+	struct page *p;
+
+	if (!ptr)
+		return;
+	p = virt_to_page(ptr);
+	if (p && p->state == PAGE_SLAB)
+		slab_free(p, ptr);
+	else if (p && p->state == PAGE_ALLOCATED)
+		free_pages((void *)ptr);
+	else
+		panic("BUG: kfree(%p): not an allocated object (page state "
+		      "%u)", ptr, p ? p->state : 0);
+}
+
+size_t ksize(const void *ptr)
+{
+	struct page *p = virt_to_page(ptr);
+
+	if (p->state == PAGE_SLAB)
+		return classes[p->slab_class].size;
+	return PAGE_SIZE << p->order;
+}
+
+void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES])
+{
+	unsigned int i;
+
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++) {
+		struct size_class *c = &classes[i];
+		unsigned long flags = spin_lock_irqsave(&c->lock);
+
+		out[i].size = c->size;
+		out[i].slabs = c->slabs;
+		out[i].objects_in_use = c->in_use;
+		out[i].allocs = c->allocs;
+		out[i].frees = c->frees;
+		spin_unlock_irqrestore(&c->lock, flags);
+	}
+}

@@ -1,0 +1,38 @@
+/*
+ * kmalloc/kfree: small objects from per-size-class slabs of one page each,
+ * with no per-object header, so millions of small objects cost their own
+ * size rounded to the class and nothing more. Requests above the largest
+ * class take whole pages. Out of memory returns NULL.
+ *
+ * In the debug build (KERNEL_DEBUG) freed objects are filled with
+ * KMALLOC_POISON, checked when handed out again (a write after free is
+ * reported), and kfree() of an object that is already free is reported
+ * as a double free.
+ */
+#ifndef KERNEL_KMALLOC_H
+#define KERNEL_KMALLOC_H
+
+#include "lib/types.h"
+
+#define KMALLOC_POISON		0x6b
+#define KMALLOC_NR_CLASSES	12
+#define KMALLOC_MAX_CLASS	2048
+
+void kmalloc_init(void);
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void kfree(const void *ptr);
+/* The usable size of an allocation (its class size, or its pages). */
+size_t ksize(const void *ptr);
+
+struct kmalloc_class_stats {
+	u32 size;
+	u64 slabs;
+	u64 objects_in_use;
+	u64 allocs;
+	u64 frees;
+};
+
+void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES]);
+
+#endif

@@ -1,0 +1,14 @@
+/* The kernel's own symbol table, for backtraces with function names. */
+#ifndef KERNEL_KSYMS_H
+#define KERNEL_KSYMS_H
+
+#include "lib/types.h"
+
+/* Name of the function containing addr, and addr's offset into it and the
+ * function's size; NULL if addr is outside the kernel's text. */
+const char *ksym_lookup(uptr addr, uptr *offset, uptr *size);
+
+/* Address of a function by name, 0 if unknown (tests use it). */
+uptr ksym_address(const char *name);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * The self-test runner: walks the ktest_cases section in link order
+ * (files sorted by name, tests in file order), groups tests by suite and
+ * prints KTAP version 1: each suite is an indented subtest with its own
+ * plan, failure diagnostics are `#` lines, and the run ends with
+ * `N passed, N failed` for the harness.
+ */
+#include "ktest.h"
+#include "ktest_exec.h"
+#include "cmdline.h"
+#include "printk.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+extern const struct ktest __start_ktest_cases[];
+extern const struct ktest __stop_ktest_cases[];
+
+char ktest_spec[256] = "all";
+CMDLINE_STRING("ktest", ktest_spec,
+	       "comma list of self-test suites, or all, or none");
+
+void ktest_fail(struct ktest_context *t, const char *file, int line,
+		const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	__atomic_fetch_add(&t->failures, 1, __ATOMIC_RELAXED);
+	if (t->cpu >= 0 && t->test->cpu == KTEST_EACH_CPU_MARK)
+		console_printf("        # %s:%d: [cpu%d] %s\n", file, line,
+			       t->cpu, msg);
+	else
+		console_printf("        # %s:%d: %s\n", file, line, msg);
+}
+
+/* Is `suite` named in the comma list `spec`? */
+static bool spec_names(const char *spec, const char *suite)
+{
+	size_t n = strlen(suite);
+	const char *p = spec;
+
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && strncmp(p, suite, n) == 0)
+			return true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return false;
+}
+
+static bool selected(const char *spec, const struct ktest *k)
+{
+	if (strcmp(spec, "none") == 0)
+		return false;
+	if (spec_names(spec, k->suite))
+		return true;
+	return strcmp(spec, "all") == 0 && !k->slow;
+}
+
+static bool suite_seen_before(const struct ktest *k)
+{
+	const struct ktest *p;
+
+	for (p = __start_ktest_cases; p < k; p++)
+		if (strcmp(p->suite, k->suite) == 0)
+			return true;
+	return false;
+}
+
+static unsigned int count_selected(const char *spec, const char *suite)
+{
+	const struct ktest *k;
+	unsigned int n = 0;
+
+	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
+		if (selected(spec, k) && (!suite || !strcmp(k->suite, suite)))
+			n++;
+	return n;
+}
+
+static unsigned int count_suites(const char *spec)
+{
+	const struct ktest *k;
+	unsigned int n = 0;
+
+	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
+		if (selected(spec, k) && !suite_seen_before(k))
+			n++;
+	return n;
+}
+
+/* Every name in the list must be a suite (or all/none). */
+bool ktest_spec_valid(const char *spec)
+{
+	char word[64];
+	const char *p = spec;
+	bool ok = true;
+
+	if (!strcmp(spec, "all") || !strcmp(spec, "none"))
+		return true;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct ktest *k;
+		bool found = false;
+
+		strlcpy(word, p, MIN(len + 1, sizeof(word)));
+		for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
+			found |= !strcmp(k->suite, word);
+		if (!found) {
+			pr_err("ktest: no suite named '%s'; expected one of "
+			       "the suites listed by 'test -l', all or none\n",
+			       word);
+			ok = false;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return ok;
+}
+
+struct tally {
+	unsigned int passed, failed, skipped;
+};
+
+static bool run_suite(const char *spec, const char *suite, unsigned int nr,
+		      struct tally *total)
+{
+	const struct ktest *k;
+	unsigned int i = 0, suite_failed = 0;
+
+	console_printf("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
+		       suite, count_selected(spec, suite));
+	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
+		enum ktest_outcome r;
+		const char *why = NULL;
+
+		if (!selected(spec, k) || strcmp(k->suite, suite))
+			continue;
+		r = ktest_execute(k, &why);
+		i++;
+		if (r == KTEST_SKIPPED) {
+			console_printf("    ok %u %s # SKIP %s\n", i, k->name,
+				       why);
+			total->skipped++;
+		} else if (r == KTEST_PASSED) {
+			console_printf("    ok %u %s\n", i, k->name);
+			total->passed++;
+		} else {
+			if (why)
+				console_printf("        # %s\n", why);
+			console_printf("    not ok %u %s\n", i, k->name);
+			total->failed++;
+			suite_failed++;
+		}
+	}
+	console_printf("%sok %u %s\n", suite_failed ? "not " : "", nr, suite);
+	return suite_failed == 0;
+}
+
+bool ktest_run(const char *spec)
+{
+	const struct ktest *k;
+	struct tally total = { 0, 0, 0 };
+	unsigned int nr = 0;
+
+	console_printf("KTAP version 1\n1..%u\n", count_suites(spec));
+	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
+		if (!selected(spec, k) || suite_seen_before(k))
+			continue;
+		run_suite(spec, k->suite, ++nr, &total);
+	}
+	if (total.skipped)
+		console_printf("%u passed, %u failed, %u skipped\n",
+			       total.passed, total.failed, total.skipped);
+	else
+		console_printf("%u passed, %u failed\n", total.passed,
+			       total.failed);
+	return total.failed == 0;
+}

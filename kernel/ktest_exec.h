@@ -1,0 +1,13 @@
+/* Running one self-test: on which CPU, in which thread, under a watchdog. */
+#ifndef KERNEL_KTEST_EXEC_H
+#define KERNEL_KTEST_EXEC_H
+
+#include "ktest.h"
+
+enum ktest_outcome { KTEST_PASSED, KTEST_FAILED, KTEST_SKIPPED };
+
+/* *why is set to a skip reason, or to a failure beyond the assertions
+ * (a timeout). */
+enum ktest_outcome ktest_execute(const struct ktest *k, const char **why);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * kmain(): the boot sequence, in order. The entry code (boot/entry.S) has
+ * put us in 64-bit mode on the boot stack with the boot page tables.
+ */
+#include "main.h"
+#include "arch.h"
+#include "bootinfo.h"
+#include "cmdline.h"
+#include "early_alloc.h"
+#include "kmalloc.h"
+#include "kstack.h"
+#include "ktest.h"
+#include "page_alloc.h"
+#include "panic.h"
+#include "percpu.h"
+#include "printk.h"
+#include "time.h"
+#include "rcu.h"
+#include "sched.h"
+#include "timer.h"
+
+#define EXIT_STATUS_PASS	0
+#define EXIT_STATUS_FAIL	1
+
+extern const char __kernel_phys_end[];
+
+static struct kstack init_stack;
+
+void timer_tick(void)
+{
+	struct percpu *cpu = this_cpu();
+
+	cpu->ticks++;
+	if (cpu->cpu == 0)
+		jiffies++;
+	timer_run_expired();
+	sched_tick();
+	rcu_tick();
+}
+
+/* Everything after the boot stack: the APs, the self-tests. */
+static __noreturn void kernel_init(void)
+{
+	bool passed;
+
+	sched_init();
+	sched_start_boot_cpu();
+	arch_timer_start();
+	WRITE_ONCE(this_cpu()->online, 1);
+	nr_cpus_online = 1;
+	arch_irq_enable();
+	arch_smp_boot();
+	pr_info("smp: %u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
+		nr_cpus);
+
+	ktest_spec_valid(ktest_spec);
+	passed = ktest_run(ktest_spec);
+	if (exit_when_done)
+		arch_exit_emulator(passed ? EXIT_STATUS_PASS : EXIT_STATUS_FAIL);
+	for (;;)
+		sleep_ms(1000);
+}
+
+void kmain(u64 boot_magic, u64 boot_info_phys)
+{
+	arch_early_init(boot_magic, boot_info_phys);
+	pr_info("Quiesce: an SMP kernel built around RCU\n");
+	cmdline_parse(boot_info.cmdline);
+	pr_info("cmdline: '%s'\n", cmdline_raw());
+	early_alloc_init((u64)__kernel_phys_end);
+	arch_memory_init();
+	page_alloc_init();
+	kmalloc_init();
+	arch_cpu_init();
+	timer_init_cpus();
+	if (kstack_alloc(&init_stack, "init") < 0)
+		panic("no memory for the init stack");
+	arch_call_on_stack(init_stack.top, kernel_init);
+}
+
+__noreturn void secondary_cpu_main(void)
+{
+	arch_timer_start();
+	__atomic_fetch_add(&nr_cpus_online, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(this_cpu()->online, 1);
+	pr_info("online\n");
+	sched_start_ap();
+}

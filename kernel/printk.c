@@ -1,0 +1,173 @@
+/*
+ * printk and the console lock.
+ *
+ * A message is formatted first, into a buffer on the caller's stack, and
+ * only then written out under the console lock, so the lock is held for
+ * the UART time of one message and never while formatting. The lock is a
+ * ticket lock taken with interrupts off: an interrupt handler may printk.
+ */
+#include "printk.h"
+#include "percpu.h"
+#include "spinlock.h"
+#include "time.h"
+#include "cmdline.h"
+#include "lib/format.h"
+#include "lib/ringbuf.h"
+#include "lib/string.h"
+
+#define MSG_MAX		512
+#define LINE_MAX	(MSG_MAX + 32)
+#define LOG_RING_SIZE	(64 * 1024)
+/* How long the panic path waits for the console lock before taking it. */
+#define PANIC_LOCK_WAIT_NS	(100 * NSEC_PER_MSEC)
+
+static DEFINE_SPINLOCK(console_lock);
+static DEFINE_SPINLOCK(log_lock);
+static bool console_panic_mode;
+static char log_storage[LOG_RING_SIZE];
+static struct line_ring log_ring;
+static bool log_ready;
+
+static unsigned int loglevel = LOG_INFO;
+CMDLINE_UINT("loglevel", loglevel, 0, 7,
+	     "console shows messages up to this level, 7 = debug");
+
+/* In panic mode, wait a bounded time and then write regardless. */
+static unsigned long console_lock_acquire(void)
+{
+	unsigned long flags = arch_irq_save();
+	u64 deadline;
+
+	if (!READ_ONCE(console_panic_mode)) {
+		raw_spin_lock(&console_lock);
+		return flags;
+	}
+	deadline = clock_ns() + PANIC_LOCK_WAIT_NS;
+	while (!raw_spin_trylock(&console_lock)) {
+		if (clock_ns() > deadline) {
+			spin_lock_init(&console_lock);
+			raw_spin_trylock(&console_lock);
+			break;
+		}
+		arch_cpu_relax();
+	}
+	return flags;
+}
+
+static void console_lock_release(unsigned long flags)
+{
+	raw_spin_unlock(&console_lock);
+	arch_irq_restore(flags);
+}
+
+void console_enter_panic_mode(void)
+{
+	WRITE_ONCE(console_panic_mode, true);
+}
+
+/* Serial terminals want CR LF. */
+static void console_emit(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			arch_console_putc('\r');
+		arch_console_putc(s[i]);
+	}
+}
+
+void console_write(const char *s, size_t len)
+{
+	unsigned long flags = console_lock_acquire();
+
+	console_emit(s, len);
+	console_lock_release(flags);
+}
+
+void console_vprintf(const char *fmt, va_list ap)
+{
+	char buf[MSG_MAX];
+	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+
+	console_write(buf, MIN((size_t)n, sizeof(buf) - 1));
+}
+
+void console_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	console_vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void log_store(const char *line, size_t len)
+{
+	unsigned long flags;
+
+	if (!log_ready)
+		return;
+	flags = spin_lock_irqsave(&log_lock);
+	line_ring_push(&log_ring, line, len);
+	spin_unlock_irqrestore(&log_lock, flags);
+}
+
+size_t log_read_line(size_t *cursor, char *out, size_t outsz)
+{
+	unsigned long flags = spin_lock_irqsave(&log_lock);
+	size_t n = line_ring_read(&log_ring, cursor, out, outsz);
+
+	spin_unlock_irqrestore(&log_lock, flags);
+	return n;
+}
+
+/* Which CPU is printing: before the per-CPU areas exist GS is 0, and
+ * reading %gs:... would fault, so early messages say cpu0. */
+static unsigned int printing_cpu(void)
+{
+	return percpu_areas[0].self ? this_cpu_id() : 0;
+}
+
+void vprintk_level(int level, const char *fmt, va_list ap)
+{
+	char msg[MSG_MAX];
+	char line[LINE_MAX];
+	u64 now = clock_ns();
+	unsigned int cpu = printing_cpu();
+	char *start = msg;
+	unsigned long flags;
+
+	kvsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!log_ready) {
+		line_ring_init(&log_ring, log_storage, sizeof(log_storage));
+		log_ready = true;
+	}
+
+	flags = console_lock_acquire();
+	while (*start) {
+		char *nl = strchr(start, '\n');
+		size_t body = nl ? (size_t)(nl - start) : strlen(start);
+		int n = ksnprintf(line, sizeof(line),
+				  "[%5llu.%06llu] cpu%u: %.*s\n",
+				  (unsigned long long)(now / NSEC_PER_SEC),
+				  (unsigned long long)(now % NSEC_PER_SEC / 1000),
+				  cpu, (int)body, start);
+		size_t len = MIN((size_t)n, sizeof(line) - 1);
+
+		if ((unsigned int)level <= loglevel || console_panic_mode)
+			console_emit(line, len);
+		log_store(line, len - 1);
+		start += body + (nl ? 1 : 0);
+	}
+	console_lock_release(flags);
+}
+
+void printk_level(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintk_level(level, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,47 @@
+/*
+ * Kernel messages. printk() prefixes every line with the time since boot
+ * and the CPU, `[    0.012345] cpu3: online`, writes it to the console
+ * whole (lines from different CPUs never interleave) and keeps it in a
+ * ring of recent messages for the shell's `log`.
+ *
+ * console_printf() writes raw text, no prefix and not logged: the shell's
+ * and the test runner's own output.
+ */
+#ifndef KERNEL_PRINTK_H
+#define KERNEL_PRINTK_H
+
+#include "lib/types.h"
+#include "lib/compiler.h"
+#include <stdarg.h>
+
+enum log_level {
+	LOG_EMERG,
+	LOG_ERR = 3,
+	LOG_WARNING,
+	LOG_NOTICE,
+	LOG_INFO,
+	LOG_DEBUG,
+};
+
+__printf(2, 3) void printk_level(int level, const char *fmt, ...);
+void vprintk_level(int level, const char *fmt, va_list ap);
+
+#define printk(...)	printk_level(LOG_INFO, __VA_ARGS__)
+#define pr_emerg(...)	printk_level(LOG_EMERG, __VA_ARGS__)
+#define pr_err(...)	printk_level(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	printk_level(LOG_WARNING, __VA_ARGS__)
+#define pr_info(...)	printk_level(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)	printk_level(LOG_DEBUG, __VA_ARGS__)
+
+__printf(1, 2) void console_printf(const char *fmt, ...);
+void console_vprintf(const char *fmt, va_list ap);
+void console_write(const char *s, size_t len);
+
+/* For the panic path: stop honouring the console lock after a short wait,
+ * since the CPU that held it may have died holding it. */
+void console_enter_panic_mode(void);
+
+/* Iterate over the retained log: returns the next line's length, 0 at end. */
+size_t log_read_line(size_t *cursor, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * RCU's hooks into the scheduler and the idle loop. The scheduler calls
+ * them; the RCU core gives them meaning.
+ */
+#ifndef KERNEL_RCU_HOOKS_H
+#define KERNEL_RCU_HOOKS_H
+
+/* Once per pass through schedule() on this CPU: a quiescent state. */
+void rcu_note_context_switch(void);
+/* The idle loop is about to halt / has woken: an extended quiescent state. */
+void rcu_idle_enter(void);
+void rcu_idle_exit(void);
+/* Every timer tick on every CPU. */
+void rcu_tick(void);
+/* The expedited grace period's IPI. */
+void rcu_expedited_ipi_handler(void);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * The scheduler core: per-CPU run queues, schedule(), wake-ups, the tick
+ * and the idle loop.
+ *
+ * Locking: each run queue has a lock, taken with interrupts off. A thread
+ * switching out holds its CPU's queue lock across arch_context_switch();
+ * the thread switched in releases it (finish_switch). So a thread that is
+ * queued is never still running, and a waker on another CPU that takes
+ * the lock sees either a thread fully switched out or one still current,
+ * never half of each. When two queue locks are needed, the lower CPU's is
+ * taken first.
+ *
+ * Sleeping: a thread sets THREAD_SLEEPING under the lock of whatever it
+ * waits on (a wait queue, a timer), then calls schedule(). A waker, under
+ * that same lock, calls wake_up_thread(), which either requeues it or, if
+ * it has not yet switched out, just marks it runnable so schedule() keeps
+ * it. Either way no wake-up is lost.
+ */
+#include "sched.h"
+#include "sched_internal.h"
+#include "panic.h"
+#include "printk.h"
+#include "rcu.h"
+#include "time.h"
+
+struct run_queue run_queues[MAX_CPUS];
+
+/* schedule() with preemption or interrupts off would let a sleeping
+ * thread block its CPU, or, inside rcu_read_lock(), end a grace period
+ * under a reader. The test build panics so that the harness sees it. */
+static void check_schedule_allowed(unsigned int expected_count)
+{
+	struct thread *t = current_thread();
+
+	if (likely(preempt_count() == expected_count && arch_irqs_enabled()))
+		return;
+	pr_err("BUG: scheduling while atomic: thread %s/%llu on cpu%u, "
+	       "preempt_count %u, interrupts %s\n", t ? t->name : "?",
+	       t ? t->id : 0, this_cpu_id(), preempt_count() - expected_count,
+	       arch_irqs_enabled() ? "on" : "off");
+	pr_err("Call Trace:\n");
+	arch_dump_stack();
+	if (KERNEL_DEBUG)
+		panic("scheduling while atomic");
+}
+
+void rq_enqueue(struct run_queue *rq, struct thread *t)
+{
+	list_add_tail(&t->run_link, &rq->queue);
+	t->on_queue = true;
+	rq->nr_queued++;
+}
+
+void rq_dequeue(struct run_queue *rq, struct thread *t)
+{
+	list_del(&t->run_link);
+	t->on_queue = false;
+	rq->nr_queued--;
+}
+
+/* Lock the queue that owns t, following it if it migrates meanwhile. */
+struct run_queue *lock_thread_rq(struct thread *t, unsigned long *flags)
+{
+	for (;;) {
+		unsigned int cpu = READ_ONCE(t->cpu);
+		struct run_queue *rq = &run_queues[cpu];
+
+		*flags = spin_lock_irqsave(&rq->lock);
+		if (READ_ONCE(t->cpu) == cpu)
+			return rq;
+		spin_unlock_irqrestore(&rq->lock, *flags);
+	}
+}
+
+static void set_need_resched(unsigned int cpu)
+{
+	WRITE_ONCE(cpu_area(cpu)->need_resched, 1);
+}
+
+/* Nudge a CPU to look at its queue: set its flag, and send an IPI if it
+ * is another CPU (it may be halted in idle). */
+void resched_cpu(unsigned int cpu)
+{
+	set_need_resched(cpu);
+	if (cpu != this_cpu_id())
+		arch_send_ipi(cpu, IPI_RESCHEDULE);
+}
+
+bool wake_up_thread(struct thread *t)
+{
+	unsigned long flags;
+	struct run_queue *rq = lock_thread_rq(t, &flags);
+	bool woke = false;
+
+	if (t->state == THREAD_SLEEPING) {
+		t->state = THREAD_RUNNABLE;
+		woke = true;
+		/* Still current (it has not reached schedule() yet, or is
+		 * inside it): it will see RUNNABLE and keep running. Already
+		 * queued (preempted while getting ready to sleep): it will
+		 * run and find its condition true. */
+		if (rq->current != t && !t->on_queue) {
+			rq_enqueue(rq, t);
+			if (rq->current == rq->idle)
+				resched_cpu(t->cpu);
+		}
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return woke;
+}
+
+static struct thread *pick_next(struct run_queue *rq)
+{
+	struct thread *next;
+
+	if (list_empty(&rq->queue))
+		return rq->idle;
+	next = list_first_entry(&rq->queue, struct thread, run_link);
+	rq_dequeue(rq, next);
+	return next;
+}
+
+/* Runs in the thread just switched in, still holding the queue lock its
+ * predecessor took. */
+void finish_switch(struct run_queue *rq)
+{
+	struct thread *prev = rq->switched_from;
+
+	/* Release: prev's saved stack pointer is written before anyone
+	 * who sees on_cpu == false (thread_join, a migrating CPU) may use
+	 * it; pairs with the acquire in thread_wait_off_cpu(). */
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	raw_spin_unlock(&rq->lock);
+}
+
+/*
+ * The core of schedule(): interrupts off, preempt_count raised by one.
+ * A preempted thread stays queued whatever its state: it may have been
+ * caught between marking itself asleep and testing its wait condition,
+ * and dequeuing it there could lose a wake-up that already happened.
+ */
+static void __schedule(bool preempted)
+{
+	unsigned int cpu = this_cpu_id();
+	struct run_queue *rq = &run_queues[cpu];
+	struct thread *prev, *next;
+	u64 now;
+
+	rcu_note_context_switch();
+	raw_spin_lock(&rq->lock);
+	WRITE_ONCE(cpu_area(cpu)->need_resched, 0);
+	prev = rq->current;
+	if ((preempted || prev->state == THREAD_RUNNABLE) && !prev->is_idle)
+		rq_enqueue(rq, prev);
+	next = pick_next(rq);
+	if (next == prev) {
+		raw_spin_unlock(&rq->lock);
+		return;
+	}
+	now = clock_ns();
+	prev->run_ns += now - prev->switched_in_ns;
+	next->switched_in_ns = now;
+	next->switches++;
+	next->on_cpu = true;
+	rq->switches++;
+	rq->slice_start_ns = now;
+	rq->current = next;
+	rq->switched_from = prev;
+	cpu_area(cpu)->current = next;
+	arch_context_switch(&prev->saved_sp, next->saved_sp);
+	/* Back in prev, perhaps much later and on another CPU. */
+	finish_switch(&run_queues[this_cpu_id()]);
+}
+
+void schedule(void)
+{
+	check_schedule_allowed(0);
+	arch_irq_disable();
+	preempt_disable();
+	__schedule(false);
+	preempt_enable_no_resched();
+	arch_irq_enable();
+}
+
+void yield(void)
+{
+	schedule();
+}
+
+void preempt_schedule(void)
+{
+	if (!arch_irqs_enabled() || preempt_count() != 0 || !current_thread())
+		return;
+	arch_irq_disable();
+	preempt_disable();
+	__schedule(true);
+	preempt_enable_no_resched();
+	arch_irq_enable();
+}
+
+void preempt_schedule_irq(void)
+{
+	if (!current_thread())
+		return;
+	preempt_disable();
+	__schedule(true);
+	preempt_enable_no_resched();
+}
+
+void sched_reschedule_ipi(void)
+{
+	set_need_resched(this_cpu_id());
+}
+
+/* Each tick: account, end the slice, balance now and then. */
+void sched_tick(void)
+{
+	unsigned int cpu = this_cpu_id();
+	struct run_queue *rq = &run_queues[cpu];
+	u64 now = clock_ns();
+
+	if (!rq->current)
+		return;
+	if (rq->current == rq->idle) {
+		if (READ_ONCE(rq->nr_queued))
+			set_need_resched(cpu);
+	} else if (now - rq->slice_start_ns >= SCHED_SLICE_MS * NSEC_PER_MSEC) {
+		if (READ_ONCE(rq->nr_queued))
+			set_need_resched(cpu);
+		else
+			rq->slice_start_ns = now;
+	}
+	if (++rq->ticks_since_balance >= SCHED_BALANCE_TICKS) {
+		rq->ticks_since_balance = 0;
+		if (sched_balance(cpu, false))
+			set_need_resched(cpu);
+	}
+}
+
+/*
+ * The idle loop: look for work (local, then stolen), else halt with
+ * interrupts enabled. The test and the halt happen with interrupts off
+ * until `sti; hlt`, so a wake-up IPI arriving in between is not missed:
+ * it ends the hlt.
+ */
+__noreturn void cpu_idle_loop(void)
+{
+	unsigned int cpu = this_cpu_id();
+	struct run_queue *rq = &run_queues[cpu];
+	struct percpu *pc = cpu_area(cpu);
+
+	for (;;) {
+		arch_irq_disable();
+		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
+		    !sched_balance(cpu, true)) {
+			u64 start = clock_ns();
+
+			rcu_idle_enter();
+			arch_idle_wait();	/* sti; hlt */
+			arch_irq_disable();
+			rcu_idle_exit();
+			pc->idle_ns += clock_ns() - start;
+		}
+		arch_irq_enable();
+		if (READ_ONCE(rq->nr_queued) || READ_ONCE(pc->need_resched))
+			schedule();
+	}
+}
+
+void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *out)
+{
+	struct run_queue *rq = &run_queues[cpu];
+
+	out->switches = READ_ONCE(rq->switches);
+	out->nr_queued = READ_ONCE(rq->nr_queued);
+	out->idle_ns = READ_ONCE(cpu_area(cpu)->idle_ns);
+	out->migrations_in = READ_ONCE(rq->migrations_in);
+}

@@ -1,0 +1,116 @@
+/*
+ * Kernel threads and the scheduler.
+ *
+ * Every CPU has a run queue of runnable threads and serves it round-robin
+ * with a fixed time slice; the tick asks for a reschedule when the slice
+ * ends, and an interrupt returning to preemptible code acts on that
+ * (kernel preemption). Idle CPUs pull queued threads from busy ones.
+ *
+ * Every pass through the scheduler on a CPU calls
+ * rcu_note_context_switch() once: it is a quiescent state of that CPU,
+ * since schedule() refuses to run inside preempt_disable(), and so inside
+ * rcu_read_lock().
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include "cpumask.h"
+#include "kstack.h"
+#include "preempt.h"
+#include "spinlock.h"
+#include "lib/list.h"
+
+#define THREAD_NAME_MAX	24
+#define SCHED_SLICE_MS	4
+
+enum thread_state {
+	THREAD_RUNNABLE,	/* queued, or running */
+	THREAD_SLEEPING,	/* waiting for a wake-up */
+	THREAD_DEAD,		/* exited, waiting to be joined */
+};
+
+struct wait_queue;
+
+struct thread {
+	u64 id;
+	char name[THREAD_NAME_MAX];
+	enum thread_state state;
+	unsigned int cpu;		/* the CPU whose queue owns it */
+	struct cpumask allowed;
+	uptr saved_sp;			/* while switched out */
+	struct kstack stack;
+	struct list_head run_link;	/* in its CPU's run queue */
+	struct list_head all_link;	/* in the thread table */
+	bool on_queue;
+	bool on_cpu;			/* running, or still switching out */
+	bool is_idle;
+	void (*fn)(void *arg);
+	void *arg;
+	u64 switched_in_ns;
+	u64 run_ns;			/* time spent running */
+	u64 switches;			/* times switched in */
+	struct wait_queue *join_queue;
+};
+
+typedef void (*thread_fn)(void *arg);
+
+/* A new thread, runnable at once, on the least loaded allowed CPU.
+ * The name is copied. Returns NULL when out of memory. */
+struct thread *thread_create(thread_fn fn, void *arg, const char *name);
+struct thread *thread_create_on(thread_fn fn, void *arg, const char *name,
+				unsigned int cpu);
+struct thread *thread_create_mask(thread_fn fn, void *arg, const char *name,
+				  const struct cpumask *allowed);
+/* Wait for a thread to exit and free it. Every thread must be joined. */
+void thread_join(struct thread *t);
+__noreturn void thread_exit(void);
+
+static __always_inline struct thread *current_thread(void)
+{
+	return (struct thread *)arch_percpu_read64(PERCPU_OFF(current));
+}
+
+void schedule(void);
+void yield(void);
+void sleep_ms(u64 ms);
+void sleep_ns(u64 ns);
+/* Make a sleeping thread runnable; true if it was asleep. */
+bool wake_up_thread(struct thread *t);
+
+/* Called from interrupt return with interrupts off (traps.c). */
+void preempt_schedule_irq(void);
+void sched_reschedule_ipi(void);
+void sched_tick(void);
+
+/* Boot: the calling context becomes thread "init" on cpu0. */
+void sched_init(void);
+/* Each AP: the calling context becomes that CPU's idle thread. */
+__noreturn void sched_start_ap(void);
+/* cpu0: create its idle thread (the init thread keeps running). */
+void sched_start_boot_cpu(void);
+
+/* The thread table, for the console's `ps`. */
+struct thread_info {
+	u64 id;
+	char name[THREAD_NAME_MAX];
+	enum thread_state state;
+	unsigned int cpu;
+	bool running;
+	u64 run_ns;
+	u64 switches;
+};
+
+size_t thread_snapshot(struct thread_info *out, size_t max);
+const char *thread_state_name(enum thread_state s);
+
+struct sched_cpu_stats {
+	u64 switches;
+	u64 nr_queued;
+	u64 idle_ns;
+	u64 migrations_in;
+};
+
+void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *out);
+unsigned int sched_nr_threads(void);
+
+#endif

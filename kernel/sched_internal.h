@@ -1,0 +1,33 @@
+/* Scheduler state shared between sched.c, sched_balance.c and thread.c. */
+#ifndef KERNEL_SCHED_INTERNAL_H
+#define KERNEL_SCHED_INTERNAL_H
+
+#include "sched.h"
+
+#define SCHED_BALANCE_TICKS	8
+
+struct run_queue {
+	spinlock_t lock;
+	struct list_head queue;		/* runnable, not running */
+	unsigned int nr_queued;
+	struct thread *current;
+	struct thread *idle;
+	struct thread *switched_from;	/* for finish_switch() */
+	u64 switches;
+	u64 slice_start_ns;
+	u64 migrations_in;
+	unsigned int ticks_since_balance;
+} __aligned(CACHE_LINE);
+
+extern struct run_queue run_queues[MAX_CPUS];
+
+void rq_enqueue(struct run_queue *rq, struct thread *t);
+void rq_dequeue(struct run_queue *rq, struct thread *t);
+struct run_queue *lock_thread_rq(struct thread *t, unsigned long *flags);
+void resched_cpu(unsigned int cpu);
+void finish_switch(struct run_queue *rq);
+__noreturn void cpu_idle_loop(void);
+/* Pull one thread from the busiest CPU; interrupts must be off. */
+bool sched_balance(unsigned int cpu, bool idle);
+
+#endif

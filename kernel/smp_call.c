@@ -1,0 +1,56 @@
+/*
+ * Cross-CPU function calls, one at a time: a caller takes call_lock,
+ * publishes the request, sends IPI_CALL_FUNCTION to the other CPUs and
+ * waits until each has run it. Calls are rare (TLB flushes when kernel
+ * stacks are purged, test set-up), so one lock and one request suffice.
+ */
+#include "smp_call.h"
+#include "panic.h"
+#include "percpu.h"
+#include "preempt.h"
+#include "spinlock.h"
+
+static DEFINE_SPINLOCK(call_lock);
+static smp_call_fn call_fn;
+static void *call_arg;
+static unsigned int calls_outstanding;
+
+void smp_call_function_interrupt(void)
+{
+	/* The request was published before the IPI was sent; the IPI's
+	 * delivery orders it before this read on x86, and READ_ONCE keeps
+	 * the compiler honest. */
+	smp_call_fn fn = READ_ONCE(call_fn);
+
+	if (!fn)
+		return;
+	fn(READ_ONCE(call_arg));
+	/* Release: fn's effects happen before the caller sees the count
+	 * drop; pairs with the acquire load in smp_call_function_all(). */
+	__atomic_fetch_sub(&calls_outstanding, 1, __ATOMIC_RELEASE);
+}
+
+void smp_call_function_all(smp_call_fn fn, void *arg)
+{
+	unsigned int cpu, me, others = 0;
+
+	BUG_ON(!arch_irqs_enabled());
+	/* Wait for the lock with interrupts on, so this CPU still answers
+	 * the call of whoever holds it. */
+	while (!spin_trylock(&call_lock))
+		arch_cpu_relax();
+	me = this_cpu_id();
+	for_each_online_cpu(cpu)
+		others += cpu != me;
+	WRITE_ONCE(call_arg, arg);
+	WRITE_ONCE(calls_outstanding, others);
+	WRITE_ONCE(call_fn, fn);
+	for_each_online_cpu(cpu)
+		if (cpu != me)
+			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
+	fn(arg);
+	while (__atomic_load_n(&calls_outstanding, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	WRITE_ONCE(call_fn, NULL);
+	spin_unlock(&call_lock);
+}

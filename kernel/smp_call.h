@@ -1,0 +1,15 @@
+/* Running a function on other CPUs, through an IPI, and waiting for it. */
+#ifndef KERNEL_SMP_CALL_H
+#define KERNEL_SMP_CALL_H
+
+typedef void (*smp_call_fn)(void *arg);
+
+/* Run fn(arg) on every online CPU (this one too) and return when all have
+ * finished. Must be called with interrupts enabled: a CPU waiting with
+ * them off could not answer another CPU's call. */
+void smp_call_function_all(smp_call_fn fn, void *arg);
+
+/* Called from the IPI handler. */
+void smp_call_function_interrupt(void);
+
+#endif

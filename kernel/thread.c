@@ -1,0 +1,286 @@
+/*
+ * Thread life cycle: creation, exit, join, and the thread table.
+ *
+ * A thread's memory (its struct and its stack) is freed by whoever joins
+ * it, once it is dead and fully switched out: a dead thread still runs on
+ * its stack until the switch away from it completes.
+ */
+#include "sched_internal.h"
+#include "kmalloc.h"
+#include "panic.h"
+#include "printk.h"
+#include "time.h"
+#include "waitqueue.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+static LIST_HEAD(all_threads);
+static DEFINE_SPINLOCK(table_lock);
+static u64 next_id = 1;
+static unsigned int nr_threads;
+static struct thread init_thread;
+
+static void table_add(struct thread *t)
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+
+	t->id = next_id++;
+	list_add_tail(&t->all_link, &all_threads);
+	nr_threads++;
+	spin_unlock_irqrestore(&table_lock, flags);
+}
+
+static void table_remove(struct thread *t)
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+
+	list_del(&t->all_link);
+	nr_threads--;
+	spin_unlock_irqrestore(&table_lock, flags);
+}
+
+/* The first code of every new thread (after arch_thread_start). */
+static void thread_entry(void *self)
+{
+	struct thread *t = self;
+
+	finish_switch(&run_queues[this_cpu_id()]);
+	preempt_enable_no_resched();
+	arch_irq_enable();
+	t->fn(t->arg);
+	thread_exit();
+}
+
+/* The allowed CPU with the lightest load, online ones only. */
+static unsigned int pick_cpu(const struct cpumask *allowed)
+{
+	unsigned int c, best = MAX_CPUS, best_load = ~0u;
+
+	for_each_online_cpu(c) {
+		struct run_queue *rq = &run_queues[c];
+		unsigned int load = READ_ONCE(rq->nr_queued) +
+				    (READ_ONCE(rq->current) != rq->idle);
+
+		if (cpumask_test(allowed, c) && load < best_load) {
+			best = c;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
+static struct thread *thread_alloc(const char *name)
+{
+	struct thread *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	strlcpy(t->name, name, sizeof(t->name));
+	t->join_queue = kmalloc(sizeof(struct wait_queue));
+	if (!t->join_queue) {
+		kfree(t);
+		return NULL;
+	}
+	wait_queue_init(t->join_queue);
+	if (kstack_alloc(&t->stack, t->name) < 0) {
+		kfree(t->join_queue);
+		kfree(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct thread *thread_create_mask(thread_fn fn, void *arg, const char *name,
+				  const struct cpumask *allowed)
+{
+	unsigned int cpu = pick_cpu(allowed);
+	struct thread *t;
+	struct run_queue *rq;
+	unsigned long flags;
+
+	if (cpu == MAX_CPUS) {
+		pr_err("thread_create(%s): no online CPU in its mask\n", name);
+		return NULL;
+	}
+	t = thread_alloc(name);
+	if (!t)
+		return NULL;
+	t->fn = fn;
+	t->arg = arg;
+	t->allowed = *allowed;
+	t->state = THREAD_RUNNABLE;
+	t->cpu = cpu;
+	t->saved_sp = arch_thread_stack_init(t->stack.top, thread_entry, t);
+	table_add(t);
+	rq = &run_queues[cpu];
+	flags = spin_lock_irqsave(&rq->lock);
+	rq_enqueue(rq, t);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	resched_cpu(cpu);
+	return t;
+}
+
+struct thread *thread_create(thread_fn fn, void *arg, const char *name)
+{
+	struct cpumask all;
+
+	cpumask_fill(&all);
+	return thread_create_mask(fn, arg, name, &all);
+}
+
+struct thread *thread_create_on(thread_fn fn, void *arg, const char *name,
+				unsigned int cpu)
+{
+	struct cpumask one = cpumask_of(cpu);
+
+	return thread_create_mask(fn, arg, name, &one);
+}
+
+void thread_exit(void)
+{
+	struct thread *t = current_thread();
+	unsigned long flags;
+
+	BUG_ON(t->is_idle || t == &init_thread);
+	/* Dead under the join queue's lock, so the joiner's wait_event
+	 * cannot miss it. */
+	flags = spin_lock_irqsave(&t->join_queue->lock);
+	WRITE_ONCE(t->state, THREAD_DEAD);
+	wake_up_locked(t->join_queue);
+	spin_unlock_irqrestore(&t->join_queue->lock, flags);
+	schedule();
+	panic("thread %s ran after its exit", t->name);
+}
+
+/* The joiner must not free a stack the dead thread is still on. */
+static void thread_wait_off_cpu(struct thread *t)
+{
+	/* Acquire pairs with the release store in finish_switch(). */
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+void thread_join(struct thread *t)
+{
+	BUG_ON(t == current_thread());
+	wait_event(t->join_queue, READ_ONCE(t->state) == THREAD_DEAD);
+	thread_wait_off_cpu(t);
+	table_remove(t);
+	kstack_free(&t->stack);
+	kfree(t->join_queue);
+	kfree(t);
+}
+
+const char *thread_state_name(enum thread_state s)
+{
+	switch (s) {
+	case THREAD_RUNNABLE:
+		return "runnable";
+	case THREAD_SLEEPING:
+		return "sleeping";
+	case THREAD_DEAD:
+		return "dead";
+	}
+	return "?";
+}
+
+size_t thread_snapshot(struct thread_info *out, size_t max)
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+	struct thread *t;
+	size_t n = 0;
+	u64 now = clock_ns();
+
+	list_for_each_entry(t, &all_threads, all_link) {
+		if (n == max)
+			break;
+		out[n].id = t->id;
+		strlcpy(out[n].name, t->name, sizeof(out[n].name));
+		out[n].state = READ_ONCE(t->state);
+		out[n].cpu = READ_ONCE(t->cpu);
+		out[n].running = READ_ONCE(t->on_cpu);
+		out[n].run_ns = READ_ONCE(t->run_ns);
+		if (out[n].running)
+			out[n].run_ns += now - READ_ONCE(t->switched_in_ns);
+		out[n].switches = READ_ONCE(t->switches);
+		n++;
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+	return n;
+}
+
+unsigned int sched_nr_threads(void)
+{
+	return READ_ONCE(nr_threads);
+}
+
+/* A CPU's idle thread: the boot context of an AP, or a new thread on
+ * cpu0. It is never queued; pick_next() falls back to it. */
+static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
+{
+	ksnprintf(t->name, sizeof(t->name), "idle/%u", cpu);
+	t->is_idle = true;
+	t->cpu = cpu;
+	t->allowed = cpumask_of(cpu);
+	t->state = THREAD_RUNNABLE;
+	rq->idle = t;
+	table_add(t);
+}
+
+static void init_rq(unsigned int cpu)
+{
+	struct run_queue *rq = &run_queues[cpu];
+
+	spin_lock_init(&rq->lock);
+	INIT_LIST_HEAD(&rq->queue);
+}
+
+void sched_init(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		init_rq(cpu);
+	strlcpy(init_thread.name, "init", sizeof(init_thread.name));
+	cpumask_fill(&init_thread.allowed);
+	init_thread.state = THREAD_RUNNABLE;
+	init_thread.on_cpu = true;
+	init_thread.switched_in_ns = clock_ns();
+	table_add(&init_thread);
+	run_queues[0].current = &init_thread;
+	this_cpu()->current = &init_thread;
+}
+
+static void idle_entry(void *unused)
+{
+	(void)unused;
+	cpu_idle_loop();
+}
+
+void sched_start_boot_cpu(void)
+{
+	struct thread *idle = thread_alloc("idle/0");
+
+	if (!idle)
+		panic("no memory for cpu0's idle thread");
+	make_idle(&run_queues[0], idle, 0);
+	idle->saved_sp = arch_thread_stack_init(idle->stack.top, thread_entry,
+						idle);
+	idle->fn = idle_entry;
+}
+
+__noreturn void sched_start_ap(void)
+{
+	unsigned int cpu = this_cpu_id();
+	struct run_queue *rq = &run_queues[cpu];
+	struct thread *idle = kzalloc(sizeof(*idle));
+
+	if (!idle)
+		panic("no memory for cpu%u's idle thread", cpu);
+	make_idle(rq, idle, cpu);
+	idle->on_cpu = true;
+	idle->switched_in_ns = clock_ns();
+	rq->current = idle;
+	this_cpu()->current = idle;
+	cpu_idle_loop();
+}

@@ -1,0 +1,20 @@
+/* The kernel clock: nanoseconds since boot, from the TSC. */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include "lib/types.h"
+
+#define NSEC_PER_SEC	1000000000ull
+#define NSEC_PER_MSEC	1000000ull
+#define NSEC_PER_USEC	1000ull
+
+void clock_init(u64 tsc_hz);
+u64 clock_ns(void);
+u64 clock_tsc_hz(void);
+u64 tsc_to_ns(u64 cycles);
+void udelay(u64 us);
+
+extern unsigned int hz;		/* timer ticks per second (hz=) */
+extern volatile u64 jiffies;	/* ticks since the timer started on cpu0 */
+
+#endif

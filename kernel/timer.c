@@ -1,0 +1,131 @@
+/* Per-CPU timer lists, sorted by expiry, and sleep_ms() built on them. */
+#include "timer.h"
+#include "panic.h"
+#include "percpu.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "time.h"
+
+struct timer_base {
+	spinlock_t lock;
+	struct list_head pending;	/* sorted, soonest first */
+} __aligned(CACHE_LINE);
+
+static struct timer_base bases[MAX_CPUS];
+
+void timer_init_cpus(void)
+{
+	unsigned int c;
+
+	for (c = 0; c < MAX_CPUS; c++) {
+		spin_lock_init(&bases[c].lock);
+		INIT_LIST_HEAD(&bases[c].pending);
+	}
+}
+
+static void insert_sorted(struct timer_base *b, struct timer *t)
+{
+	struct timer *pos;
+
+	list_for_each_entry(pos, &b->pending, link) {
+		if (pos->expires_ns > t->expires_ns) {
+			list_add_tail(&t->link, &pos->link);
+			return;
+		}
+	}
+	list_add_tail(&t->link, &b->pending);
+}
+
+void timer_add(struct timer *t, u64 expires_ns)
+{
+	unsigned long flags = arch_irq_save();
+	unsigned int cpu = this_cpu_id();
+	struct timer_base *b = &bases[cpu];
+
+	raw_spin_lock(&b->lock);
+	t->expires_ns = expires_ns;
+	t->cpu = cpu;
+	t->pending = true;
+	insert_sorted(b, t);
+	raw_spin_unlock(&b->lock);
+	arch_irq_restore(flags);
+}
+
+void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg)
+{
+	struct timer_base *b = &bases[t->cpu];
+	unsigned long flags = spin_lock_irqsave(&b->lock);
+
+	fn(arg);
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+/* From the tick, interrupts off. */
+void timer_run_expired(void)
+{
+	struct timer_base *b = &bases[this_cpu_id()];
+	u64 now = clock_ns();
+
+	raw_spin_lock(&b->lock);
+	while (!list_empty(&b->pending)) {
+		struct timer *t = list_first_entry(&b->pending, struct timer,
+						   link);
+
+		if (t->expires_ns > now)
+			break;
+		list_del(&t->link);
+		t->pending = false;
+		t->fn(t->arg);
+	}
+	raw_spin_unlock(&b->lock);
+}
+
+struct sleeper {
+	struct thread *thread;
+	struct timer timer;
+	bool fired;
+};
+
+/* Timer lock held: the sleeper checks `fired` under the same lock. */
+static void sleeper_wake(void *arg)
+{
+	struct sleeper *s = arg;
+
+	s->fired = true;
+	wake_up_thread(s->thread);
+}
+
+static void sleeper_prepare(void *arg)
+{
+	struct sleeper *s = arg;
+
+	if (!s->fired)
+		WRITE_ONCE(s->thread->state, THREAD_SLEEPING);
+}
+
+void sleep_ns(u64 ns)
+{
+	struct sleeper s = { .thread = current_thread(), .fired = false };
+
+	s.timer.fn = sleeper_wake;
+	s.timer.arg = &s;
+	/* schedule() reports sleeping while atomic; check before arming
+	 * a timer on a CPU we might not be allowed to leave. */
+	if (preempt_count() || !arch_irqs_enabled()) {
+		schedule();
+		return;
+	}
+	timer_add(&s.timer, clock_ns() + ns);
+	for (;;) {
+		timer_with_lock(&s.timer, sleeper_prepare, &s);
+		if (READ_ONCE(s.fired))
+			break;
+		schedule();
+	}
+	WRITE_ONCE(s.thread->state, THREAD_RUNNABLE);
+}
+
+void sleep_ms(u64 ms)
+{
+	sleep_ns(ms * NSEC_PER_MSEC);
+}

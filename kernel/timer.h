@@ -1,0 +1,28 @@
+/*
+ * Timers: a function called from the tick of the CPU the timer was added
+ * on, once the clock passes its expiry. Resolution is one tick. The
+ * function runs with interrupts off and that CPU's timer lock held, so
+ * it must be short (waking a thread is the usual job).
+ */
+#ifndef KERNEL_TIMER_H
+#define KERNEL_TIMER_H
+
+#include "lib/types.h"
+#include "lib/list.h"
+
+struct timer {
+	u64 expires_ns;
+	void (*fn)(void *arg);
+	void *arg;
+	struct list_head link;
+	unsigned int cpu;
+	bool pending;
+};
+
+void timer_init_cpus(void);
+void timer_add(struct timer *t, u64 expires_ns);
+void timer_run_expired(void);
+/* Run fn(arg) under the timer lock of the CPU that owns t. */
+void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg);
+
+#endif
