@@ -27,6 +27,7 @@ QEMU		:= qemu-system-x86_64
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
 		   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+		   -fno-toplevel-reorder \
 		   -fno-stack-protector -Wall -Wextra -Werror \
 		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -MMD -MP
 KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) -MMD -MP

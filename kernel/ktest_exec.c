@@ -1,12 +1,125 @@
+/*
+ * Running one self-test. The body runs in kernel threads of its own, one
+ * (KTEST, KTEST_ON_CPU) or one per online CPU (KTEST_EACH_CPU, released
+ * together), while the runner waits with a watchdog: a body still running
+ * at its deadline is reported `not ok` and abandoned (its thread is left
+ * as it is, never joined), and the run goes on.
+ */
 #include "ktest_exec.h"
+#include "kmalloc.h"
+#include "percpu.h"
+#include "printk.h"
+#include "sched.h"
+#include "time.h"
+#include "lib/format.h"
+
+#define WATCHDOG_POLL_MS	5
+
+struct test_run {
+	struct ktest_context ctx[MAX_CPUS];
+	struct thread *threads[MAX_CPUS];
+	unsigned int nr_bodies;
+	unsigned int finished;		/* bodies that returned */
+	bool go;			/* releases EACH_CPU bodies together */
+};
+
+struct body_arg {
+	struct test_run *run;
+	unsigned int index;
+};
+
+static struct body_arg body_args[MAX_CPUS];
+
+static void test_body(void *arg)
+{
+	struct body_arg *b = arg;
+	struct test_run *run = b->run;
+
+	while (!READ_ONCE(run->go))
+		arch_cpu_relax();
+	run->ctx[b->index].test->fn(&run->ctx[b->index]);
+	/* Release: the body's failure counts are visible to the runner
+	 * once it sees this; pairs with the acquire in wait_for_bodies(). */
+	__atomic_fetch_add(&run->finished, 1, __ATOMIC_RELEASE);
+}
+
+static bool wait_for_bodies(struct test_run *run, unsigned int timeout_ms)
+{
+	u64 deadline = clock_ns() + timeout_ms * NSEC_PER_MSEC;
+
+	while (__atomic_load_n(&run->finished, __ATOMIC_ACQUIRE) <
+	       run->nr_bodies) {
+		if (clock_ns() > deadline)
+			return false;
+		sleep_ms(WATCHDOG_POLL_MS);
+	}
+	return true;
+}
+
+static bool start_body(struct test_run *run, const struct ktest *k,
+		       unsigned int index, int cpu)
+{
+	struct body_arg *b = &body_args[index];
+	struct thread *t;
+
+	run->ctx[index].test = k;
+	run->ctx[index].cpu = cpu;
+	b->run = run;
+	b->index = index;
+	if (cpu >= 0)
+		t = thread_create_on(test_body, b, k->name, cpu);
+	else
+		t = thread_create(test_body, b, k->name);
+	run->threads[index] = t;
+	return t != NULL;
+}
 
 enum ktest_outcome ktest_execute(const struct ktest *k, const char **why)
 {
-	struct ktest_context t = { .test = k, .cpu = 0 };
+	static char reason[96];
+	struct test_run *run = kzalloc(sizeof(*run));
+	enum ktest_outcome result = KTEST_PASSED;
+	unsigned int i, cpu;
 
-	k->fn(&t);
-	*why = t.skip_reason;
-	if (t.failures)
+	*why = NULL;
+	if (!run) {
+		*why = "out of memory for the test's bookkeeping";
 		return KTEST_FAILED;
-	return t.skip_reason ? KTEST_SKIPPED : KTEST_PASSED;
+	}
+	if (k->cpu >= 0 && (unsigned int)k->cpu >= nr_cpus_online) {
+		ksnprintf(reason, sizeof(reason), "needs cpu%d", k->cpu);
+		*why = reason;
+		kfree(run);
+		return KTEST_SKIPPED;
+	}
+	if (k->cpu == KTEST_EACH_CPU_MARK) {
+		for_each_online_cpu(cpu)
+			if (!start_body(run, k, run->nr_bodies++, cpu))
+				goto no_thread;
+	} else if (!start_body(run, k, run->nr_bodies++, k->cpu)) {
+		goto no_thread;
+	}
+	WRITE_ONCE(run->go, true);
+	if (!wait_for_bodies(run, k->timeout_ms)) {
+		ksnprintf(reason, sizeof(reason), "timed out after %u ms; the "
+			  "test's threads are abandoned", k->timeout_ms);
+		*why = reason;
+		return KTEST_FAILED;	/* run stays allocated: bodies use it */
+	}
+	for (i = 0; i < run->nr_bodies; i++) {
+		thread_join(run->threads[i]);
+		if (run->ctx[i].failures)
+			result = KTEST_FAILED;
+		else if (run->ctx[i].skip_reason && result == KTEST_PASSED) {
+			result = KTEST_SKIPPED;
+			*why = run->ctx[i].skip_reason;
+		}
+	}
+	kfree(run);
+	return result;
+
+no_thread:
+	WRITE_ONCE(run->go, true);
+	*why = "could not create the test's threads";
+	return KTEST_FAILED;
 }

@@ -6,6 +6,7 @@
 #include "arch.h"
 #include "bootinfo.h"
 #include "cmdline.h"
+#include "crash.h"
 #include "early_alloc.h"
 #include "kmalloc.h"
 #include "kstack.h"
@@ -53,6 +54,7 @@ static __noreturn void kernel_init(void)
 	pr_info("smp: %u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
 		nr_cpus);
 
+	crash_run_requested();
 	ktest_spec_valid(ktest_spec);
 	passed = ktest_run(ktest_spec);
 	if (exit_when_done)

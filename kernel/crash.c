@@ -1,0 +1,66 @@
+/* The crash= option and the basic fault kinds. */
+#include "crash.h"
+#include "cmdline.h"
+#include "printk.h"
+#include "lib/string.h"
+
+extern const struct crash_kind __start_crash_kinds[];
+extern const struct crash_kind __stop_crash_kinds[];
+
+static char crash_request[32];
+CMDLINE_STRING("crash", crash_request,
+	       "deliberate fault after boot: pf, ud, ... (see crash.c)");
+
+static void crash_page_fault(void)
+{
+	volatile int *null = NULL;
+
+	*null = 1;
+}
+CRASH_KIND("pf", "write through a NULL pointer", crash_page_fault);
+
+static void crash_invalid_opcode(void)
+{
+	asm volatile("ud2");
+}
+CRASH_KIND("ud", "execute an invalid instruction (ud2)", crash_invalid_opcode);
+
+/* Each frame keeps a buffer live, so the recursion really uses stack. */
+static volatile int recursion_limit = 1 << 30;
+
+static int __attribute__((noinline)) recurse_deeply(int depth)
+{
+	volatile char pad[256];
+
+	pad[depth & 255] = (char)depth;
+	if (depth >= recursion_limit)
+		return pad[0];
+	return recurse_deeply(depth + 1) + pad[depth & 255];
+}
+
+static void crash_stack_overflow(void)
+{
+	recurse_deeply(0);
+}
+CRASH_KIND("stack", "overflow the kernel stack into its guard page",
+	   crash_stack_overflow);
+
+void crash_run_requested(void)
+{
+	const struct crash_kind *k;
+
+	if (!crash_request[0])
+		return;
+	for (k = __start_crash_kinds; k < __stop_crash_kinds; k++) {
+		if (strcmp(k->name, crash_request) == 0) {
+			pr_warn("crash: %s, as crash=%s asks\n", k->what,
+				k->name);
+			k->fn();
+			pr_err("crash: crash=%s did not crash\n", k->name);
+			return;
+		}
+	}
+	pr_err("crash: unknown kind '%s'; expected one of:\n", crash_request);
+	for (k = __start_crash_kinds; k < __stop_crash_kinds; k++)
+		pr_err("crash:   %s: %s\n", k->name, k->what);
+}

@@ -1,0 +1,26 @@
+/*
+ * crash=NAME: a deliberate fault after boot, so the harness can check that
+ * each kind of failure produces the report it should. Subsystems register
+ * their own crash kinds with CRASH_KIND next to the code they exercise.
+ */
+#ifndef KERNEL_CRASH_H
+#define KERNEL_CRASH_H
+
+#include "lib/compiler.h"
+
+struct crash_kind {
+	const char *name;
+	const char *what;	/* one line for the help text */
+	void (*fn)(void);
+};
+
+#define CRASH_KIND(n, w, f)						\
+	static const struct crash_kind __crash_##f			\
+	__used __section("crash_kinds") __aligned(8) = {		\
+		.name = n, .what = w, .fn = f,				\
+	}
+
+/* Run the crash= kind given on the command line, if any. */
+void crash_run_requested(void);
+
+#endif

@@ -1,0 +1,13 @@
+#include "kernel/ktest.h"
+#include "kernel/sched.h"
+
+KTEST(smoke, arithmetic)
+{
+	KEXPECT_EQ(1 + 1, 2);
+}
+
+KTEST_EACH_CPU(smoke, each_cpu)
+{
+	KEXPECT_EQ((int)this_cpu_id(), t->cpu);
+	sleep_ms(5);
+}
