@@ -139,6 +139,7 @@ host-test: $(HOST_TESTS)
 # sparse with the __rcu address space, as Linux's make C=1.
 check: deps
 	@echo "  SPARSE  arch/ kernel/ lib/ tests/kernel/"
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/sparse.log
 	$(Q)fail=0; for f in $(KERNEL_C); do \
 		sparse $(SPARSE_FLAGS) $$f 2>&1 | tee -a $(BUILD)/sparse.log | grep . && fail=1; \
 	done; exit $$fail
