@@ -31,6 +31,7 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 static inline void __list_add(struct list_head *new, struct list_head *prev,
 			      struct list_head *next)
 {
+	next->prev = new;
 	new->next = next;
 	new->prev = prev;
 	WRITE_ONCE(prev->next, new);
