@@ -252,8 +252,10 @@ static bool convert(const struct sink *k, const struct spec *sp,
 		s = va_arg(*ap, const char *);
 		if (!s)
 			s = "(null)";
-		put_field(k, sp, s,
-			  sp->prec < 0 ? strlen(s) : strnlen(s, (size_t)sp->prec));
+		if (sp->prec < 0)
+			put_field(k, sp, s, strlen(s));
+		else
+			put_field(k, sp, s, strnlen(s, (size_t)sp->prec));
 		return true;
 	case '%':
 		k->emit(k->ctx, '%');
