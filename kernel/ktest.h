@@ -75,7 +75,7 @@ __printf(4, 5) void ktest_fail(struct ktest_context *t, const char *file,
 
 #define KTEST_CHECK_BOOL(t, x, want, on_fail)				\
 	do {								\
-		if (!!(x) != (want)) {					\
+		if ((bool)(x) != (bool)(want)) {			\
 			ktest_fail(t, __FILE__, __LINE__,		\
 				   "expected %s to be %s", #x,		\
 				   (want) ? "true" : "false");		\

@@ -17,6 +17,7 @@
 #include "printk.h"
 #include "time.h"
 #include "rcu.h"
+#include "rcupdate.h"
 #include "sched.h"
 #include "timer.h"
 
@@ -53,10 +54,14 @@ static __noreturn void kernel_init(void)
 	arch_smp_boot();
 	pr_info("smp: %u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
 		nr_cpus);
+	rcu_init();
+	rcu_start_kthreads();
 
 	crash_run_requested();
-	ktest_spec_valid(ktest_spec);
-	passed = ktest_run(ktest_spec);
+	/* A suite name that matches nothing fails the run: a typo must not
+	 * pass as "0 tests, all passed". */
+	passed = ktest_spec_valid(ktest_spec);
+	passed &= ktest_run(ktest_spec);
 	if (exit_when_done)
 		arch_exit_emulator(passed ? EXIT_STATUS_PASS : EXIT_STATUS_FAIL);
 	for (;;)

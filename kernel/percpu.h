@@ -23,6 +23,7 @@ struct percpu {
 	u32 preempt_count;		/* > 0: this CPU may not switch threads */
 	u32 need_resched;		/* set by the tick or a wake-up */
 	u32 irq_depth;			/* hard-interrupt nesting */
+	u32 rcu_nesting;		/* debug build: rcu_read_lock depth */
 	struct thread *current;
 	u32 apic_id;
 	u32 online;

@@ -15,6 +15,7 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/kstack.h"
 
@@ -137,7 +138,8 @@ static void handle_irq(struct trap_frame *f)
 	struct percpu *cpu = this_cpu();
 	irq_handler_t handler = irq_handlers[f->vector];
 
-	cpu->irq_depth++;
+	if (cpu->irq_depth++ == 0)
+		rcu_irq_enter();
 	if (handler)
 		handler(f);
 	else if (f->vector != VECTOR_SPURIOUS)
@@ -145,12 +147,17 @@ static void handle_irq(struct trap_frame *f)
 			f->vector, cpu->cpu);
 	if (f->vector != VECTOR_SPURIOUS)
 		lapic_eoi();
-	cpu->irq_depth--;
+	if (--cpu->irq_depth == 0)
+		rcu_irq_exit();
 
 	/* Kernel preemption: the interrupted code had interrupts on and
-	 * no preemption disabled, so it may be switched out right here. */
+	 * no preemption disabled, so it may be switched out right here.
+	 * Not the idle thread: it was halted in RCU's extended quiescent
+	 * state, and must leave it (rcu_idle_exit) before anything else
+	 * runs on this CPU; it reschedules by itself right after. */
 	if (cpu->need_resched && cpu->preempt_count == 0 &&
-	    cpu->irq_depth == 0 && (f->rflags & RFLAGS_IF))
+	    cpu->irq_depth == 0 && (f->rflags & RFLAGS_IF) &&
+	    !cpu->current->is_idle)
 		preempt_schedule_irq();
 }
 

@@ -1,0 +1,87 @@
+/*
+ * Forcing quiescent states and stall warnings: what the grace-period
+ * thread does each time the tick says a grace period has waited
+ * RCU_NUDGE_TICKS ticks (see rcu_tree.c, step 4).
+ */
+#include "rcu_internal.h"
+#include "printk.h"
+#include "time.h"
+
+/* The CPUs of `leaf` that still owe the current grace period. */
+static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)
+{
+	unsigned long flags = spin_lock_irqsave(&leaf->lock);
+	u64 mask = leaf->gp_seq == gp ? leaf->qsmask : 0;
+
+	spin_unlock_irqrestore(&leaf->lock, flags);
+	return mask;
+}
+
+/* Visit every CPU that still owes gp. */
+static void for_each_holdout(unsigned long gp,
+			     void (*fn)(unsigned int cpu, unsigned long gp))
+{
+	unsigned int i, bit;
+
+	for (i = 0; i < rcu_state.nr_leaves; i++) {
+		struct rcu_node *leaf = rcu_state.nr_leaves == 1 ?
+			&rcu_state.root : &rcu_state.leaves[i];
+		u64 mask = leaf_holdouts(leaf, gp);
+
+		for (bit = 0; mask; bit++, mask >>= 1)
+			if (mask & 1)
+				fn(leaf->first_cpu + bit, gp);
+	}
+}
+
+/* Idle now, or idle at some point since the sample in gp_start(): the
+ * counter is odd, or has moved. The sample and this read are both of a
+ * counter its CPU changes only with full barriers. */
+static void force_one(unsigned int cpu, unsigned long gp)
+{
+	struct rcu_data *rdp = &rcu_data[cpu];
+	unsigned long now = READ_ONCE(rdp->eqs_seq);
+
+	if ((now & 1) || now != rdp->eqs_snapshot) {
+		rcu_report_qs(cpu, gp);
+		return;
+	}
+	/* Running: nudge it through the scheduler. */
+	rdp->nudges++;
+	WRITE_ONCE(cpu_area(cpu)->need_resched, 1);
+	if (cpu != this_cpu_id())
+		arch_send_ipi(cpu, IPI_RESCHEDULE);
+}
+
+void rcu_force_quiescent_states(void)
+{
+	for_each_holdout(READ_ONCE(rcu_state.gp_seq), force_one);
+}
+
+static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
+{
+	struct thread *t = READ_ONCE(cpu_area(cpu)->current);
+
+	(void)gp;
+	pr_err("rcu:     cpu%u: running %s, preempt_count %u, %llu nudges\n",
+	       cpu, t ? t->name : "?", READ_ONCE(cpu_area(cpu)->preempt_count),
+	       rcu_data[cpu].nudges);
+	if (cpu != this_cpu_id())
+		arch_backtrace_cpu(cpu);
+}
+
+/* Once per rcu.stall_timeout_ms of a grace period's age. */
+void rcu_check_stall(void)
+{
+	u64 now = clock_ns();
+	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+
+	if (now < rcu_state.next_stall_ns)
+		return;
+	rcu_state.next_stall_ns = now + rcu_stall_timeout_ms * NSEC_PER_MSEC;
+	rcu_state.stalls++;
+	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
+	       "%llu ms old; still waiting for:\n", gp >> 1,
+	       (now - rcu_state.gp_start_ns) / NSEC_PER_MSEC);
+	for_each_holdout(gp, print_stalled_cpu);
+}

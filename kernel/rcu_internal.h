@@ -1,0 +1,94 @@
+/* State shared by the files of the RCU core (rcu_tree.c is the map). */
+#ifndef KERNEL_RCU_INTERNAL_H
+#define KERNEL_RCU_INTERNAL_H
+
+#include "rcupdate.h"
+#include "rcu.h"
+#include "rcu_cblist.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "waitqueue.h"
+
+#define RCU_LEAF_FANOUT		16
+#define RCU_MAX_LEAVES		DIV_ROUND_UP(MAX_CPUS, RCU_LEAF_FANOUT)
+#define RCU_LATENCY_SAMPLES	1024
+#define RCU_NUDGE_TICKS		1	/* ticks before a holdout is nudged */
+
+/*
+ * A node of the combining tree. A leaf's qsmask has a bit per CPU of the
+ * leaf that still owes the current grace period a quiescent state; the
+ * root's has a bit per leaf still owing. With 16 CPUs or fewer the one
+ * leaf is the root.
+ */
+struct rcu_node {
+	spinlock_t lock;
+	unsigned long gp_seq;		/* the grace period qsmask is for */
+	u64 qsmask;
+	unsigned int first_cpu;		/* leaves: CPU of bit 0 */
+	unsigned int index;		/* leaves: bit in the root's mask */
+} __aligned(CACHE_LINE);
+
+/* Per-CPU RCU state: written by its CPU, read by the grace-period thread. */
+struct rcu_data {
+	unsigned long gp_seq_seen;	/* last grace period this CPU noticed */
+	/* Extended quiescent state counter: odd while idle. Changed only
+	 * by its CPU, with full barriers; sampled by the GP thread. */
+	unsigned long eqs_seq;
+	unsigned long eqs_snapshot;	/* GP thread's sample at GP start */
+	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
+	bool exp_pending;		/* owes the expedited GP a report */
+	struct rcu_cblist cbs;
+	struct thread *cb_thread;	/* invokes this CPU's callbacks */
+	bool cb_thread_has_work;
+	struct wait_queue cb_wait;
+	unsigned long blimit;		/* callbacks per batch */
+	u64 qs_reported;		/* grace periods this CPU reported */
+	u64 context_switches;		/* rcu_note_context_switch calls */
+	u64 cbs_queued;
+	u64 cbs_invoked;
+	u64 nudges;			/* reschedule IPIs received from RCU */
+} __aligned(CACHE_LINE);
+
+struct rcu_state {
+	/* gp_seq: odd while a grace period runs. Written by the GP thread
+	 * under the root lock, read everywhere with READ_ONCE. */
+	unsigned long gp_seq;
+	unsigned long gp_seq_needed;	/* latest grace period asked for */
+	spinlock_t request_lock;
+	struct rcu_node root;
+	struct rcu_node leaves[RCU_MAX_LEAVES];
+	unsigned int nr_leaves;
+	struct thread *gp_thread;
+	struct wait_queue gp_wait;	/* the GP thread waits here */
+	struct wait_queue gp_done;	/* synchronize_rcu() waiters */
+	bool fqs_due;			/* set by the tick: scan holdouts */
+	u64 gp_start_ns;
+	unsigned int gp_start_jiffies;
+	u64 next_stall_ns;
+	u64 gps_completed;
+	u64 stalls;
+	u64 latency_ns[RCU_LATENCY_SAMPLES];
+	unsigned int latency_next;
+};
+
+extern struct rcu_state rcu_state;
+extern struct rcu_data rcu_data[MAX_CPUS];
+extern unsigned int rcu_stall_timeout_ms;
+
+static inline struct rcu_node *rcu_leaf_of(unsigned int cpu)
+{
+	return rcu_state.nr_leaves == 1 ? &rcu_state.root
+					 : &rcu_state.leaves[cpu / RCU_LEAF_FANOUT];
+}
+
+void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);
+void rcu_request_gp(unsigned long snap);
+void rcu_force_quiescent_states(void);
+void rcu_check_stall(void);
+void rcu_record_latency(u64 ns);
+void rcu_callbacks_tick(void);
+void rcu_exp_report_here(void);
+void rcu_exp_tick(void);
+void rcu_cb_threads_start(void);
+
+#endif

@@ -1,0 +1,47 @@
+/* RCU statistics for the console and the self-tests. */
+#include "rcu_internal.h"
+#include "rcu_stats.h"
+#include "lib/sort.h"
+
+extern u64 rcu_exp_completed;
+
+/* Called by the GP thread only. */
+void rcu_record_latency(u64 ns)
+{
+	rcu_state.latency_ns[rcu_state.latency_next % RCU_LATENCY_SAMPLES] = ns;
+	WRITE_ONCE(rcu_state.latency_next, rcu_state.latency_next + 1);
+}
+
+void rcu_get_stats(struct rcu_stats *s)
+{
+	static u64 sorted[RCU_LATENCY_SAMPLES];
+	unsigned int n = READ_ONCE(rcu_state.latency_next), i;
+
+	s->gp_seq = READ_ONCE(rcu_state.gp_seq);
+	s->gp_seq_needed = READ_ONCE(rcu_state.gp_seq_needed);
+	s->gps_completed = READ_ONCE(rcu_state.gps_completed);
+	s->exp_completed = READ_ONCE(rcu_exp_completed);
+	s->stalls = READ_ONCE(rcu_state.stalls);
+	n = n < RCU_LATENCY_SAMPLES ? n : RCU_LATENCY_SAMPLES;
+	for (i = 0; i < n; i++)
+		sorted[i] = READ_ONCE(rcu_state.latency_ns[i]);
+	sort_u64(sorted, n);
+	s->latency_samples = n;
+	s->latency_min_ns = n ? sorted[0] : 0;
+	s->latency_median_ns = n ? percentile_u64(sorted, n, 50) : 0;
+	s->latency_p99_ns = n ? percentile_u64(sorted, n, 99) : 0;
+	s->latency_max_ns = n ? sorted[n - 1] : 0;
+}
+
+void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)
+{
+	struct rcu_data *rdp = &rcu_data[cpu];
+
+	s->qs_reported = READ_ONCE(rdp->qs_reported);
+	s->context_switches = READ_ONCE(rdp->context_switches);
+	s->cbs_queued = READ_ONCE(rdp->cbs_queued);
+	s->cbs_invoked = READ_ONCE(rdp->cbs_invoked);
+	s->cbs_pending = READ_ONCE(rdp->cbs.len);
+	s->nudges = READ_ONCE(rdp->nudges);
+	s->idle = READ_ONCE(rdp->eqs_seq) & 1;
+}

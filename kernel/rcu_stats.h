@@ -1,0 +1,28 @@
+/* What RCU reports about itself: grace periods, callbacks, latency. */
+#ifndef KERNEL_RCU_STATS_H
+#define KERNEL_RCU_STATS_H
+
+#include "lib/types.h"
+
+struct rcu_stats {
+	unsigned long gp_seq;		/* odd: a grace period is running */
+	unsigned long gp_seq_needed;
+	u64 gps_completed;
+	u64 exp_completed;
+	u64 stalls;
+	unsigned int latency_samples;	/* of the last 1024 grace periods */
+	u64 latency_min_ns, latency_median_ns, latency_p99_ns, latency_max_ns;
+};
+
+struct rcu_cpu_stats {
+	u64 qs_reported;
+	u64 context_switches;
+	u64 cbs_queued, cbs_invoked, cbs_pending;
+	u64 nudges;
+	bool idle;
+};
+
+void rcu_get_stats(struct rcu_stats *s);
+void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * The rcu suite: each test is built to fail on an RCU that ends grace
+ * periods too early, forgets callbacks, or needs a CPU to schedule when
+ * it never will.
+ */
+#include "kernel/ktest.h"
+#include "kernel/kmalloc.h"
+#include "kernel/printk.h"
+#include "kernel/rcupdate.h"
+#include "kernel/rcu_stats.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "lib/random.h"
+#include "lib/sort.h"
+
+#define OBJ_MAGIC	0x5eed5eedu
+#define OBJ_POISON	0xdeadbeefu
+
+struct obj {
+	u32 magic;
+	bool freed;
+	struct rcu_head rcu;
+};
+
+struct reader_hold {
+	struct obj *__rcu *slot;
+	unsigned int hold_ms;
+	bool inside;		/* reader has the object and is holding it */
+	bool done;
+	bool saw_poison;
+};
+
+static struct obj *__rcu shared_obj;
+
+/* Hold a reference across hold_ms of busy time inside one section. */
+static void hold_reader(void *arg)
+{
+	struct reader_hold *h = arg;
+	struct obj *o;
+	u64 end;
+
+	rcu_read_lock();
+	o = rcu_dereference(*h->slot);
+	WRITE_ONCE(h->inside, true);
+	end = clock_ns() + h->hold_ms * NSEC_PER_MSEC;
+	while (clock_ns() < end) {
+		if (READ_ONCE(o->magic) != OBJ_MAGIC || READ_ONCE(o->freed))
+			WRITE_ONCE(h->saw_poison, true);
+		arch_cpu_relax();
+	}
+	WRITE_ONCE(h->inside, false);
+	rcu_read_unlock();
+	WRITE_ONCE(h->done, true);
+}
+
+static struct reader_hold *freed_while_held;
+static bool callback_ran_early;
+
+static void poison_and_free(void *arg)
+{
+	struct obj *o = arg;
+
+	if (freed_while_held && READ_ONCE(freed_while_held->inside))
+		WRITE_ONCE(callback_ran_early, true);
+	o->magic = OBJ_POISON;
+	o->freed = true;
+	kfree(o);
+}
+
+KTEST(rcu, call_rcu_waits_for_reader)
+{
+	struct obj *old = kzalloc(sizeof(*old)), *new = kzalloc(sizeof(*new));
+	struct reader_hold h = { .slot = &shared_obj, .hold_ms = 30 };
+	struct thread *reader;
+
+	KASSERT_TRUE(old && new);
+	old->magic = new->magic = OBJ_MAGIC;
+	rcu_assign_pointer(shared_obj, old);
+	freed_while_held = &h;
+	callback_ran_early = false;
+	reader = thread_create_on(hold_reader, &h, "rcu_holder",
+				  nr_cpus_online > 1 ? 1 : 0);
+	KASSERT_TRUE(reader != NULL);
+	while (!READ_ONCE(h.inside) && !READ_ONCE(h.done))
+		yield();
+	rcu_assign_pointer(shared_obj, new);
+	call_rcu(&old->rcu, poison_and_free, old);
+	thread_join(reader);
+	rcu_barrier();
+	KEXPECT_FALSE(h.saw_poison);
+	KEXPECT_FALSE(callback_ran_early);
+	freed_while_held = NULL;
+	RCU_INIT_POINTER(shared_obj, NULL);
+	kfree(new);
+}
+
+/* Readers on every CPU announce entry and exit with a generation count;
+ * a writer snapshots who is inside, waits, and checks all have left. */
+struct gp_readers {
+	unsigned long gen[MAX_CPUS];	/* odd: inside a section */
+	bool stop;
+	unsigned long sections;
+};
+
+static struct gp_readers gpr;
+
+static void busy_ns(u64 ns)
+{
+	u64 end = clock_ns() + ns;
+
+	while (clock_ns() < end)
+		arch_cpu_relax();
+}
+
+static void gp_reader(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uptr)arg;
+	struct prng rng;
+
+	prng_seed(&rng, cpu + 1);
+	while (!READ_ONCE(gpr.stop)) {
+		rcu_read_lock();
+		WRITE_ONCE(gpr.gen[cpu], gpr.gen[cpu] + 1);
+		busy_ns(prng_below(&rng, 200) * NSEC_PER_USEC);
+		WRITE_ONCE(gpr.gen[cpu], gpr.gen[cpu] + 1);
+		rcu_read_unlock();
+		__atomic_fetch_add(&gpr.sections, 1, __ATOMIC_RELAXED);
+		if (prng_below(&rng, 8) == 0)
+			sleep_ms(1);
+	}
+}
+
+static unsigned int run_wait_checks(struct ktest_context *t, void (*wait)(void),
+				    unsigned int rounds)
+{
+	struct thread *readers[MAX_CPUS];
+	unsigned long snap[MAX_CPUS];
+	unsigned int cpu, r, bad = 0, n = nr_cpus_online;
+
+	gpr.stop = false;
+	for (cpu = 0; cpu < n; cpu++) {
+		readers[cpu] = thread_create_on(gp_reader, (void *)(uptr)cpu,
+						"rcu_reader", cpu);
+		KTEST_CHECK_BOOL(t, readers[cpu] != NULL, true, return 1);
+	}
+	for (r = 0; r < rounds; r++) {
+		for (cpu = 0; cpu < n; cpu++)
+			snap[cpu] = READ_ONCE(gpr.gen[cpu]);
+		wait();
+		for (cpu = 0; cpu < n; cpu++)
+			if ((snap[cpu] & 1) && READ_ONCE(gpr.gen[cpu]) == snap[cpu])
+				bad++;
+	}
+	WRITE_ONCE(gpr.stop, true);
+	for (cpu = 0; cpu < n; cpu++)
+		thread_join(readers[cpu]);
+	return bad;
+}
+
+KTEST(rcu, synchronize_kernel_waits_for_readers)
+{
+	KEXPECT_EQ(run_wait_checks(t, synchronize_kernel, 200), 0u);
+	KEXPECT_GT(READ_ONCE(gpr.sections), 0ul);
+}
+
+KTEST(rcu, expedited_waits_for_readers)
+{
+	KEXPECT_EQ(run_wait_checks(t, synchronize_rcu_expedited, 500), 0u);
+}
+
+static u64 median_latency(void (*wait)(void), unsigned int samples,
+			  u64 *p99)
+{
+	static u64 ns[200];
+	unsigned int i;
+
+	for (i = 0; i < samples; i++) {
+		u64 start = clock_ns();
+
+		wait();
+		ns[i] = clock_ns() - start;
+		sleep_ms(1);
+	}
+	sort_u64(ns, samples);
+	*p99 = percentile_u64(ns, samples, 99);
+	return percentile_u64(ns, samples, 50);
+}
+
+/* The other CPUs are idle: a grace period must not wait for them. */
+KTEST(rcu, grace_period_latency_idle)
+{
+	u64 tick_ns = NSEC_PER_SEC / hz, p99, p99x;
+	u64 med = median_latency(synchronize_kernel, 100, &p99);
+	u64 medx = median_latency(synchronize_rcu_expedited, 100, &p99x);
+
+	console_printf("    # synchronize_kernel: median %llu us, p99 %llu us; "
+		       "expedited: median %llu us, p99 %llu us; tick %llu us\n",
+		       med / 1000, p99 / 1000, medx / 1000, p99x / 1000,
+		       tick_ns / 1000);
+	KEXPECT_LE(med, 2 * tick_ns);
+	KEXPECT_LT(medx, tick_ns / 10);
+}
+
+static bool spinner_stop;
+
+static void cpu_bound(void *unused)
+{
+	(void)unused;
+	while (!READ_ONCE(spinner_stop))
+		arch_cpu_relax();
+}
+
+/* A CPU that never schedules on its own must still let grace periods
+ * end: it is nudged. */
+KTEST(rcu, grace_period_ends_despite_cpu_bound_thread)
+{
+	struct thread *spin;
+	u64 start, took;
+	unsigned int i;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	spinner_stop = false;
+	spin = thread_create_on(cpu_bound, NULL, "spinner", 1);
+	KASSERT_TRUE(spin != NULL);
+	sleep_ms(5);
+	start = clock_ns();
+	for (i = 0; i < 20; i++)
+		synchronize_kernel();
+	took = clock_ns() - start;
+	WRITE_ONCE(spinner_stop, true);
+	thread_join(spin);
+	/* 20 grace periods, each about a tick or two plus host noise. */
+	KEXPECT_LT(took, 20 * 20 * NSEC_PER_SEC / hz);
+}
+
+KTEST(rcu, polled_grace_periods)
+{
+	unsigned long cookie = get_state_synchronize_rcu();
+
+	KEXPECT_FALSE(poll_state_synchronize_rcu(cookie));
+	synchronize_rcu();
+	KEXPECT_TRUE(poll_state_synchronize_rcu(cookie));
+	cookie = get_state_synchronize_rcu();
+	cond_synchronize_rcu(cookie);
+	KEXPECT_TRUE(poll_state_synchronize_rcu(cookie));
+}
+
+static unsigned int barrier_count;
+
+static void count_callback(void *unused)
+{
+	(void)unused;
+	__atomic_fetch_add(&barrier_count, 1, __ATOMIC_RELAXED);
+}
+
+KTEST_EACH_CPU(rcu, barrier_waits_for_callbacks)
+{
+	static struct rcu_head heads[MAX_CPUS][16];
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		call_rcu(&heads[t->cpu][i], count_callback, NULL);
+}
+
+KTEST(rcu, barrier_saw_every_callback)
+{
+	rcu_barrier();
+	KEXPECT_EQ(READ_ONCE(barrier_count), 16 * nr_cpus_online);
+}
+
+KTEST(rcu, kfree_rcu_frees)
+{
+	struct kmalloc_class_stats before[KMALLOC_NR_CLASSES];
+	struct kmalloc_class_stats after[KMALLOC_NR_CLASSES];
+	unsigned int i;
+	u64 freed = 0;
+
+	kmalloc_get_stats(before);
+	for (i = 0; i < 100; i++) {
+		struct obj *o = kzalloc(sizeof(*o));
+
+		KASSERT_TRUE(o != NULL);
+		kfree_rcu(o, rcu);
+	}
+	rcu_barrier();
+	kmalloc_get_stats(after);
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
+		freed += after[i].frees - before[i].frees;
+	KEXPECT_GE(freed, 100ull);
+}
