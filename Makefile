@@ -37,7 +37,8 @@ HOST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		   -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -DLIB_HOST_TEST -I.
 SPARSE_FLAGS	:= -D__x86_64__ -m64 -Wsparse-all -Wno-declaration-after-statement \
-		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -Wno-non-pointer-null
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -Wno-non-pointer-null \
+		   -Wno-sizeof-bool -Wno-ptr-subtraction-blows
 
 # Every source of a kind is built: a new file needs no Makefile edit.
 KERNEL_C	:= $(wildcard arch/$(ARCH)/*.c kernel/*.c lib/*.c tests/kernel/*.c)

@@ -74,6 +74,8 @@ struct rcu_state {
 extern struct rcu_state rcu_state;
 extern struct rcu_data rcu_data[MAX_CPUS];
 extern unsigned int rcu_stall_timeout_ms;
+extern u64 rcu_exp_completed;
+extern u64 rcu_exp_latency_last_ns;
 
 static inline struct rcu_node *rcu_leaf_of(unsigned int cpu)
 {

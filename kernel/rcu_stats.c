@@ -3,7 +3,6 @@
 #include "rcu_stats.h"
 #include "lib/sort.h"
 
-extern u64 rcu_exp_completed;
 
 /* Called by the GP thread only. */
 void rcu_record_latency(u64 ns)

@@ -110,13 +110,16 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
 }
 
 /* This CPU is quiescent right now: if a grace period it has not yet
- * reported is running, report it. Interrupts off. */
+ * reported is running, report it. A CPU notices a grace period through
+ * its leaf's gp_seq, which node_start() publishes together with the
+ * leaf's mask. Interrupts off. */
 static void note_quiescent_state(unsigned int cpu)
 {
 	struct rcu_data *rdp = &rcu_data[cpu];
-	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+	unsigned long gp = READ_ONCE(rcu_leaf_of(cpu)->gp_seq);
 
-	if (!(gp & 1) || rdp->gp_seq_seen == gp)
+	if (!(gp & 1) || rdp->gp_seq_seen == gp ||
+	    gp != READ_ONCE(rcu_state.gp_seq))
 		return;
 	rdp->gp_seq_seen = gp;
 	rdp->qs_reported++;
@@ -219,9 +222,9 @@ static bool gp_needed(void)
 			     READ_ONCE(rcu_state.gp_seq_needed));
 }
 
-/* Fill one leaf for grace period gp: every online CPU not idle. Returns
- * whether the leaf has anything to wait for. Interrupts off. */
-static bool init_leaf(struct rcu_node *leaf, unsigned long gp)
+/* Which CPUs of `leaf` the grace period must wait for: the online ones
+ * that are not idle. Samples each CPU's idle counter for the FQS scan. */
+static u64 leaf_wait_mask(const struct rcu_node *leaf)
 {
 	unsigned int i, cpu;
 	u64 mask = 0;
@@ -234,53 +237,59 @@ static bool init_leaf(struct rcu_node *leaf, unsigned long gp)
 		if (!(rcu_data[cpu].eqs_snapshot & 1))
 			mask |= 1ull << i;
 	}
-	raw_spin_lock(&leaf->lock);
-	leaf->gp_seq = gp;
-	leaf->qsmask = mask;
-	raw_spin_unlock(&leaf->lock);
-	return mask != 0;
+	return mask;
 }
 
+/* Publish a node's mask and grace period together, under its lock: a
+ * CPU that sees the node's new gp_seq (see note_quiescent_state()) can
+ * rely on its bit being set. */
+static void node_start(struct rcu_node *node, unsigned long gp, u64 mask)
+{
+	raw_spin_lock(&node->lock);
+	node->qsmask = mask;
+	WRITE_ONCE(node->gp_seq, gp);
+	raw_spin_unlock(&node->lock);
+}
+
+/*
+ * Start grace period gp. The masks are computed first and published
+ * root first, leaves after: a leaf that empties can then always clear its
+ * bit in a root that is already set up, and no report can be overwritten
+ * by set-up still in progress.
+ */
 static void gp_start(void)
 {
-	struct rcu_node *root = &rcu_state.root;
+	static u64 leaf_masks[RCU_MAX_LEAVES];
 	unsigned long flags = arch_irq_save();
-	unsigned long gp;
+	unsigned long gp = rcu_state.gp_seq + 1;
 	u64 root_mask = 0;
 	unsigned int i;
 
-	raw_spin_lock(&root->lock);
-	gp = rcu_state.gp_seq + 1;
-	WRITE_ONCE(rcu_state.gp_seq, gp);
 	rcu_state.gp_start_ns = clock_ns();
 	WRITE_ONCE(rcu_state.gp_start_jiffies, (unsigned int)jiffies);
 	rcu_state.next_stall_ns = rcu_state.gp_start_ns +
 				  rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	WRITE_ONCE(rcu_state.fqs_due, false);
-	/* Hold the root's mask full while the leaves fill, so an early
-	 * report cannot end the grace period before it is set up. */
-	root->gp_seq = gp;
-	root->qsmask = ~0ull;
-	raw_spin_unlock(&root->lock);
+	WRITE_ONCE(rcu_state.gp_seq, gp);
 	/* Full barrier: the new gp_seq (and every update the callers made
 	 * before asking for this grace period) is visible before we sample
 	 * the idle counters; pairs with the barrier in rcu_idle_exit(). */
 	arch_smp_mb();
 	if (rcu_state.nr_leaves == 1) {
-		init_leaf(root, gp);
+		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root));
 	} else {
-		for (i = 0; i < rcu_state.nr_leaves; i++)
-			if (init_leaf(&rcu_state.leaves[i], gp))
+		for (i = 0; i < rcu_state.nr_leaves; i++) {
+			leaf_masks[i] = leaf_wait_mask(&rcu_state.leaves[i]);
+			if (leaf_masks[i])
 				root_mask |= 1ull << i;
-		raw_spin_lock(&root->lock);
-		root->qsmask = root_mask;
-		raw_spin_unlock(&root->lock);
+		}
+		node_start(&rcu_state.root, gp, root_mask);
+		for (i = 0; i < rcu_state.nr_leaves; i++)
+			node_start(&rcu_state.leaves[i], gp, leaf_masks[i]);
 	}
-	arch_irq_restore(flags);
 	/* This thread is in a quiescent state itself. */
-	arch_irq_disable();
 	note_quiescent_state(this_cpu_id());
-	arch_irq_enable();
+	arch_irq_restore(flags);
 }
 
 static bool gp_complete(void)

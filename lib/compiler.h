@@ -45,12 +45,14 @@
 #define __rcu		__attribute__((noderef, address_space(__rcu)))
 #define __iomem		__attribute__((noderef, address_space(__iomem)))
 #define __force		__attribute__((force))
+#define __kernel	__attribute__((address_space(0)))
 #define __acquires(x)	__attribute__((context(x, 0, 1)))
 #define __releases(x)	__attribute__((context(x, 1, 0)))
 #else
 #define __rcu
 #define __iomem
 #define __force
+#define __kernel
 #define __acquires(x)
 #define __releases(x)
 #endif

@@ -17,13 +17,12 @@
 #include "compiler.h"
 
 #define rcu_dereference_raw(p)						\
-	((__typeof__(*(p)) __force *)READ_ONCE(p))
+	((__typeof__(*(p)) __force __kernel *)READ_ONCE(p))
 
 #define rcu_access_pointer(p)	rcu_dereference_raw(p)
 
 #define rcu_assign_pointer(p, v)					\
-	__atomic_store_n((__typeof__(*(p)) __force **)&(p),		\
-			 (__typeof__(*(p)) __force *)(v),		\
+	__atomic_store_n(&(p), (__typeof__(*(p)) __force __rcu *)(v),	\
 			 __ATOMIC_RELEASE)
 
 /* For initialization, and for NULL: nothing to order. */

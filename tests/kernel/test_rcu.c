@@ -23,14 +23,14 @@ struct obj {
 };
 
 struct reader_hold {
-	struct obj *__rcu *slot;
+	struct obj __rcu **slot;
 	unsigned int hold_ms;
 	bool inside;		/* reader has the object and is holding it */
 	bool done;
 	bool saw_poison;
 };
 
-static struct obj *__rcu shared_obj;
+static struct obj __rcu *shared_obj;
 
 /* Hold a reference across hold_ms of busy time inside one section. */
 static void hold_reader(void *arg)
@@ -288,4 +288,85 @@ KTEST(rcu, kfree_rcu_frees)
 	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
 		freed += after[i].frees - before[i].frees;
 	KEXPECT_GE(freed, 100ull);
+}
+
+/* A million callbacks from every CPU at once: each runs exactly once,
+ * and grace periods keep ending while the flood lasts. The rcu_heads are
+ * allocated up front, in chunks, so the test measures RCU and not the
+ * allocator's lock under contention. */
+#define FLOOD_TOTAL	1000000u
+#define FLOOD_CHUNK	65536u
+#define FLOOD_TIMEOUT_MS	120000
+
+struct flood_obj {
+	struct rcu_head rcu;
+	u32 index;
+};
+
+static u8 *flood_seen;
+static unsigned int flood_dup, flood_producers_done;
+static struct flood_obj *flood_chunks[DIV_ROUND_UP(FLOOD_TOTAL, FLOOD_CHUNK)];
+
+static void flood_callback(void *arg)
+{
+	struct flood_obj *o = arg;
+
+	if (__atomic_fetch_add(&flood_seen[o->index], 1, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&flood_dup, 1, __ATOMIC_RELAXED);
+}
+
+KTEST(rcu, flood_setup)
+{
+	unsigned int c;
+
+	flood_seen = kzalloc(FLOOD_TOTAL);
+	KASSERT_TRUE(flood_seen != NULL);
+	for (c = 0; c < ARRAY_SIZE(flood_chunks); c++) {
+		flood_chunks[c] = kmalloc(FLOOD_CHUNK * sizeof(struct flood_obj));
+		KASSERT_TRUE(flood_chunks[c] != NULL);
+	}
+	flood_dup = 0;
+	flood_producers_done = 0;
+}
+
+KTEST_DEFINE(rcu, flood_callbacks_from_every_cpu, KTEST_EACH_CPU_MARK,
+	     FLOOD_TIMEOUT_MS, false)
+{
+	unsigned int share = FLOOD_TOTAL / nr_cpus_online;
+	unsigned int first = t->cpu * share, i;
+
+	KASSERT_TRUE(flood_seen != NULL);
+	if (t->cpu == (int)nr_cpus_online - 1)
+		share = FLOOD_TOTAL - first;
+	for (i = first; i < first + share; i++) {
+		struct flood_obj *o = &flood_chunks[i / FLOOD_CHUNK][i % FLOOD_CHUNK];
+
+		o->index = i;
+		call_rcu(&o->rcu, flood_callback, o);
+		if ((i & 4095) == 0)
+			yield();
+	}
+	__atomic_fetch_add(&flood_producers_done, 1, __ATOMIC_RELEASE);
+}
+
+KTEST(rcu, flood_callbacks_all_invoked_once)
+{
+	struct rcu_stats before, after;
+	unsigned int i, missing = 0;
+
+	/* Only when every producer finished may the memory go. */
+	KASSERT_EQ(__atomic_load_n(&flood_producers_done, __ATOMIC_ACQUIRE),
+		   nr_cpus_online);
+	rcu_get_stats(&before);
+	rcu_barrier();
+	rcu_get_stats(&after);
+	for (i = 0; i < FLOOD_TOTAL; i++)
+		missing += flood_seen[i] == 0;
+	KEXPECT_EQ(missing, 0u);
+	KEXPECT_EQ(READ_ONCE(flood_dup), 0u);
+	KEXPECT_GT(after.gps_completed, before.gps_completed);
+	for (i = 0; i < ARRAY_SIZE(flood_chunks); i++)
+		kfree(flood_chunks[i]);
+	kfree(flood_seen);
+	flood_seen = NULL;
 }

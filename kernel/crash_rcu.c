@@ -1,0 +1,32 @@
+/* crash= kinds that misuse RCU, to show the debug checks report it. */
+#include "crash.h"
+#include "printk.h"
+#include "rcupdate.h"
+#include "sched.h"
+
+static void unlock_without_lock(void)
+{
+	rcu_read_unlock();
+}
+CRASH_KIND("rcu_unlock", "rcu_read_unlock() without rcu_read_lock()",
+	   unlock_without_lock);
+
+static void sleep_in_reader(void)
+{
+	rcu_read_lock();
+	sleep_ms(1);
+	rcu_read_unlock();
+}
+CRASH_KIND("rcu_sleep", "sleep inside an RCU read-side section",
+	   sleep_in_reader);
+
+static int __rcu *unprotected;
+
+static void dereference_outside_reader(void)
+{
+	int *p = rcu_dereference(unprotected);
+
+	pr_info("crash: rcu_dereference() outside a reader returned %p\n", p);
+}
+CRASH_KIND("rcu_deref", "rcu_dereference() outside a read-side section",
+	   dereference_outside_reader);
