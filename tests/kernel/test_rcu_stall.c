@@ -1,0 +1,49 @@
+/*
+ * rcu_stall: a CPU spinning with preemption disabled past
+ * rcu.stall_timeout_ms must draw a stall warning, and the grace period
+ * must still end once the CPU lets go. Slow and noisy on purpose, so it
+ * runs only when named (ktest=rcu_stall), with the harness told to
+ * expect the warning.
+ */
+#include "kernel/ktest.h"
+#include "kernel/rcupdate.h"
+#include "kernel/rcu_stats.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+
+extern unsigned int rcu_stall_timeout_ms;
+
+static bool holding;
+
+static void hold_cpu(void *arg)
+{
+	u64 until = clock_ns() + *(u64 *)arg;
+
+	preempt_disable();
+	WRITE_ONCE(holding, true);
+	while (clock_ns() < until)
+		arch_cpu_relax();
+	WRITE_ONCE(holding, false);
+	preempt_enable();
+}
+
+KTEST_SLOW(rcu_stall, warning_names_the_stalled_cpu, 60000)
+{
+	struct rcu_stats before, after;
+	u64 hold_ns = 3ull * rcu_stall_timeout_ms * NSEC_PER_MSEC;
+	struct thread *holder;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	rcu_get_stats(&before);
+	WRITE_ONCE(holding, false);
+	holder = thread_create_on(hold_cpu, &hold_ns, "stall_holder", 1);
+	KASSERT_TRUE(holder != NULL);
+	while (!READ_ONCE(holding))
+		sleep_ms(1);
+	synchronize_kernel();
+	KEXPECT_FALSE(READ_ONCE(holding));
+	thread_join(holder);
+	rcu_get_stats(&after);
+	KEXPECT_GE(after.stalls, before.stalls + 2);
+}
