@@ -25,8 +25,13 @@ struct cmdline_option {
 	const char *help;
 };
 
+#define CMDLINE_CONCAT2(a, b)	a##b
+#define CMDLINE_CONCAT(a, b)	CMDLINE_CONCAT2(a, b)
+
+/* v may be any lvalue (a struct member too); the descriptor is named
+ * after the line, so declare one option per line. */
 #define CMDLINE_OPTION(k, t, v, lo, hi, h)				\
-	static const struct cmdline_option __cmdline_##v		\
+	static const struct cmdline_option CMDLINE_CONCAT(__cmdline_, __LINE__) \
 	__used __section("cmdline_options") __aligned(8) = {		\
 		.key = k, .type = t, .var = &v, .size = sizeof(v),	\
 		.min = lo, .max = hi, .help = h,			\

@@ -11,9 +11,9 @@
 #include "printk.h"
 #include "sched.h"
 #include "time.h"
+#include "timer.h"
+#include "waitqueue.h"
 #include "lib/format.h"
-
-#define WATCHDOG_POLL_MS	5
 
 struct test_run {
 	struct ktest_context ctx[MAX_CPUS];
@@ -21,6 +21,9 @@ struct test_run {
 	unsigned int nr_bodies;
 	unsigned int finished;		/* bodies that returned */
 	bool go;			/* releases EACH_CPU bodies together */
+	bool timed_out;			/* set by the watchdog timer */
+	struct wait_queue done;		/* the runner sleeps here */
+	struct timer watchdog;
 };
 
 struct body_arg {
@@ -39,21 +42,36 @@ static void test_body(void *arg)
 		arch_cpu_relax();
 	run->ctx[b->index].test->fn(&run->ctx[b->index]);
 	/* Release: the body's failure counts are visible to the runner
-	 * once it sees this; pairs with the acquire in wait_for_bodies(). */
-	__atomic_fetch_add(&run->finished, 1, __ATOMIC_RELEASE);
+	 * once it sees this; pairs with the acquire in all_finished(). */
+	if (__atomic_add_fetch(&run->finished, 1, __ATOMIC_RELEASE) ==
+	    run->nr_bodies)
+		wake_up_all(&run->done);
 }
 
+static bool all_finished(struct test_run *run)
+{
+	return __atomic_load_n(&run->finished, __ATOMIC_ACQUIRE) >=
+	       run->nr_bodies;
+}
+
+static void watchdog_fired(void *arg)
+{
+	struct test_run *run = arg;
+
+	WRITE_ONCE(run->timed_out, true);
+	wake_up_all(&run->done);
+}
+
+/* Sleep until the bodies finish or the watchdog fires; the runner wakes
+ * for nothing else, so it adds no load to the CPUs under test. */
 static bool wait_for_bodies(struct test_run *run, unsigned int timeout_ms)
 {
-	u64 deadline = clock_ns() + timeout_ms * NSEC_PER_MSEC;
-
-	while (__atomic_load_n(&run->finished, __ATOMIC_ACQUIRE) <
-	       run->nr_bodies) {
-		if (clock_ns() > deadline)
-			return false;
-		sleep_ms(WATCHDOG_POLL_MS);
-	}
-	return true;
+	run->watchdog.fn = watchdog_fired;
+	run->watchdog.arg = run;
+	timer_add(&run->watchdog, clock_ns() + timeout_ms * NSEC_PER_MSEC);
+	wait_event(&run->done, all_finished(run) || READ_ONCE(run->timed_out));
+	timer_cancel(&run->watchdog);
+	return all_finished(run);
 }
 
 static bool start_body(struct test_run *run, const struct ktest *k,
@@ -86,6 +104,7 @@ enum ktest_outcome ktest_execute(const struct ktest *k, const char **why)
 		*why = "out of memory for the test's bookkeeping";
 		return KTEST_FAILED;
 	}
+	wait_queue_init(&run->done);
 	if (k->cpu >= 0 && (unsigned int)k->cpu >= nr_cpus_online) {
 		ksnprintf(reason, sizeof(reason), "needs cpu%d", k->cpu);
 		*why = reason;

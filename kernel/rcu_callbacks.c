@@ -7,6 +7,7 @@
  * so that invocation keeps up with grace periods.
  */
 #include "rcu_internal.h"
+#include "rcu_inject.h"
 #include "completion.h"
 #include "kmalloc.h"
 #include "mutex.h"
@@ -27,6 +28,9 @@ static void accelerate(struct rcu_data *rdp)
 	/* The snapshot of gp_seq must not be older than the caller's
 	 * updates (see call_rcu()). */
 	unsigned long snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+
+	if (rcu_bug(RCU_BUG_EARLY_ADVANCE))
+		snap -= 2;
 
 	if (rcu_cblist_accelerate(&rdp->cbs, snap))
 		rcu_request_gp(snap);

@@ -4,6 +4,7 @@
  * RCU_NUDGE_TICKS ticks (see rcu_tree.c, step 4).
  */
 #include "rcu_internal.h"
+#include "rcu_inject.h"
 #include "printk.h"
 #include "time.h"
 
@@ -47,6 +48,8 @@ static void force_one(unsigned int cpu, unsigned long gp)
 		return;
 	}
 	/* Running: nudge it through the scheduler. */
+	if (rcu_bug(RCU_BUG_NO_NUDGE))
+		return;
 	rdp->nudges++;
 	WRITE_ONCE(cpu_area(cpu)->need_resched, 1);
 	if (cpu != this_cpu_id())

@@ -44,3 +44,8 @@ void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)
 	s->nudges = READ_ONCE(rdp->nudges);
 	s->idle = READ_ONCE(rdp->eqs_seq) & 1;
 }
+
+unsigned long rcu_gp_seq_now(void)
+{
+	return READ_ONCE(rcu_state.gp_seq);
+}

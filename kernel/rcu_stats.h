@@ -24,5 +24,7 @@ struct rcu_cpu_stats {
 
 void rcu_get_stats(struct rcu_stats *s);
 void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s);
+/* The grace-period sequence number: odd while one runs, +2 per GP. */
+unsigned long rcu_gp_seq_now(void);
 
 #endif

@@ -55,6 +55,7 @@
  * start and the sampling of eqs_seq (see rcu_idle_exit()).
  */
 #include "rcu_internal.h"
+#include "rcu_inject.h"
 #include "cmdline.h"
 #include "panic.h"
 #include "printk.h"
@@ -156,8 +157,13 @@ void rcu_idle_enter(void)
  * with fences on both sides). */
 void rcu_idle_exit(void)
 {
-	__atomic_fetch_add(&rcu_data[this_cpu_id()].eqs_seq, 1,
-			   __ATOMIC_SEQ_CST);
+	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
+
+	if (rcu_bug(RCU_BUG_IDLE_BARRIER)) {
+		WRITE_ONCE(rdp->eqs_seq, rdp->eqs_seq + 1);
+		return;
+	}
+	__atomic_fetch_add(&rdp->eqs_seq, 1, __ATOMIC_SEQ_CST);
 }
 
 /* An interrupt on an idle CPU may use RCU readers: it leaves the
@@ -236,6 +242,9 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 		rcu_data[cpu].eqs_snapshot = READ_ONCE(rcu_data[cpu].eqs_seq);
 		if (!(rcu_data[cpu].eqs_snapshot & 1))
 			mask |= 1ull << i;
+		if (rcu_bug(RCU_BUG_FORGET_CPU) && cpu == nr_cpus - 1 &&
+		    cpu != this_cpu_id())
+			mask &= ~(1ull << i);
 	}
 	return mask;
 }
@@ -372,6 +381,7 @@ void rcu_init(void)
 {
 	unsigned int i, cpu;
 
+	rcu_inject_init();
 	spin_lock_init(&rcu_state.request_lock);
 	wait_queue_init(&rcu_state.gp_wait);
 	wait_queue_init(&rcu_state.gp_done);

@@ -51,6 +51,21 @@ void timer_add(struct timer *t, u64 expires_ns)
 	arch_irq_restore(flags);
 }
 
+/* Take a timer off its list if it has not fired; true if it had not. */
+bool timer_cancel(struct timer *t)
+{
+	struct timer_base *b = &bases[t->cpu];
+	unsigned long flags = spin_lock_irqsave(&b->lock);
+	bool was_pending = t->pending;
+
+	if (was_pending) {
+		list_del(&t->link);
+		t->pending = false;
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return was_pending;
+}
+
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg)
 {
 	struct timer_base *b = &bases[t->cpu];

@@ -22,6 +22,9 @@ struct timer {
 void timer_init_cpus(void);
 void timer_add(struct timer *t, u64 expires_ns);
 void timer_run_expired(void);
+/* Take t off its list unless it fired already; true if it was pending.
+ * After it returns, t's function is not running and will not run. */
+bool timer_cancel(struct timer *t);
 /* Run fn(arg) under the timer lock of the CPU that owns t. */
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg);
 

@@ -1,0 +1,248 @@
+/*
+ * rcutorture, after Linux's kernel/rcu/rcutorture.c.
+ *
+ * A writer keeps replacing the global pointer rcu_torture_current with a
+ * fresh element from a pool and retires the old one, through a
+ * grace-period flavour picked at random among those enabled: sync
+ * (synchronize_kernel), exp (synchronize_rcu_expedited), poll (a cookie,
+ * then cond_synchronize_rcu) and barrier (rcu_barrier) wait in the writer;
+ * async retires with call_rcu(). Each retired element counts the grace
+ * periods that have ended since (its pipe count); after TORTURE_PIPE_LEN
+ * it is poisoned and goes back to the pool.
+ *
+ * Readers on every CPU take read-side sections of random length, nested
+ * or not, sometimes with interrupts off, and at the end of each section
+ * record the pipe count of the element they hold and the grace periods
+ * that ended during the section (batch). A pipe count or batch above 1,
+ * a poisoned element, or a polled cookie taken at the start that reads as
+ * complete before the end, each means a grace period ended under a
+ * reader: the test fails. Fake writers wait for grace periods at random;
+ * CPU hogs keep CPUs busy, and every few seconds the readers pause
+ * (stutter) so that the hogs run alone and grace periods depend on RCU's
+ * nudges. Status lines follow Linux's shape; a writer whose version does
+ * not advance between two of them is a stall, and fails the run.
+ */
+#include "rcutorture.h"
+#include "cmdline.h"
+#include "kmalloc.h"
+#include "printk.h"
+#include "rcupdate.h"
+#include "rcu_stats.h"
+#include "rcu_stats.h"
+#include "sched.h"
+#include "time.h"
+#include "torture_internal.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+struct torture_config torture_cmdline = {
+	.secs = 20, .fakewriters = 2, .stat_interval = 5, .seed = 1,
+	.gp = "sync,exp,poll,async,barrier", .forward_progress = true,
+};
+CMDLINE_UINT("torture.secs", torture_cmdline.secs, 1, 86400,
+	     "rcutorture: how long to run, in seconds");
+CMDLINE_UINT("torture.readers", torture_cmdline.readers, 0, 256,
+	     "rcutorture: reader threads, 0 = one per CPU");
+CMDLINE_UINT("torture.fakewriters", torture_cmdline.fakewriters, 0, 64,
+	     "rcutorture: threads that only wait for grace periods");
+CMDLINE_UINT("torture.stat_interval", torture_cmdline.stat_interval, 1, 3600,
+	     "rcutorture: seconds between status lines");
+CMDLINE_UINT("torture.seed", torture_cmdline.seed, 0, ~0ull,
+	     "rcutorture: random seed");
+CMDLINE_STRING("torture.gp", torture_cmdline.gp,
+	       "rcutorture: grace-period flavours, from sync,exp,poll,async,barrier");
+CMDLINE_BOOL("torture.fwd", torture_cmdline.forward_progress,
+	     "rcutorture: end with a call_rcu() flood (forward progress)");
+
+#define FWD_PHASE_MS	2000
+
+struct torture_state torture;
+
+static struct torture_elem *pool_get(void)
+{
+	unsigned long flags = spin_lock_irqsave(&torture.pool_lock);
+	struct torture_elem *e = NULL;
+
+	if (!list_empty(&torture.pool)) {
+		e = list_first_entry(&torture.pool, struct torture_elem, link);
+		list_del(&e->link);
+	}
+	spin_unlock_irqrestore(&torture.pool_lock, flags);
+	return e;
+}
+
+/* Poison, and back to the tail of the pool: the oldest free element is
+ * reused first, so a reader holding a stale one sees the poison. */
+static void pool_put(struct torture_elem *e)
+{
+	unsigned long flags;
+
+	WRITE_ONCE(e->mbtest, 0);
+	flags = spin_lock_irqsave(&torture.pool_lock);
+	list_add_tail(&e->link, &torture.pool);
+	spin_unlock_irqrestore(&torture.pool_lock, flags);
+}
+
+/* One more grace period has ended for e; free it at the end of the pipe. */
+static bool pipe_advance(struct torture_elem *e)
+{
+	unsigned int n = READ_ONCE(e->pipe_count);
+
+	if (n < TORTURE_PIPE_LEN) {
+		WRITE_ONCE(e->pipe_count, n + 1);
+		__atomic_fetch_add(&torture.free_circulation[n + 1], 1,
+				   __ATOMIC_RELAXED);
+	}
+	if (n + 1 < TORTURE_PIPE_LEN)
+		return false;
+	__atomic_fetch_add(&torture.frees, 1, __ATOMIC_RELAXED);
+	pool_put(e);
+	return true;
+}
+
+static void async_retire(void *arg)
+{
+	struct torture_elem *e = arg;
+
+	if (!pipe_advance(e))
+		call_rcu(&e->rcu, async_retire, e);
+}
+
+/* For the synchronous flavours: every element the writer holds in its
+ * pipe has seen one more grace period. */
+static void sync_pipe_advance(void)
+{
+	struct torture_elem *e, *next;
+
+	list_for_each_entry_safe(e, next, &torture.writer_pipe, link) {
+		list_del(&e->link);
+		if (!pipe_advance(e))
+			list_add_tail(&e->link, &torture.writer_pipe);
+	}
+}
+
+static void writer_retire(struct torture_elem *old, enum torture_gp gp)
+{
+	unsigned long cookie;
+
+	if (gp == TGP_ASYNC) {
+		call_rcu(&old->rcu, async_retire, old);
+		return;
+	}
+	list_add_tail(&old->link, &torture.writer_pipe);
+	switch (gp) {
+	case TGP_SYNC:
+		synchronize_kernel();
+		break;
+	case TGP_EXP:
+		synchronize_rcu_expedited();
+		break;
+	case TGP_POLL:
+		cookie = get_state_synchronize_rcu();
+		sleep_ms(1);
+		cond_synchronize_rcu(cookie);
+		break;
+	default:
+		rcu_barrier();
+		synchronize_kernel();
+		break;
+	}
+	sync_pipe_advance();
+}
+
+static void writer_fn(void *unused)
+{
+	struct prng rng;
+
+	(void)unused;
+	prng_seed(&rng, torture.cfg.seed);
+	while (!READ_ONCE(torture.stop)) {
+		struct torture_elem *new = pool_get(), *old;
+
+		if (!new) {
+			/* Pool empty: everything is in some pipe. Push the
+			 * synchronous pipe along and try again. */
+			synchronize_kernel();
+			sync_pipe_advance();
+			torture.pool_empty++;
+			continue;
+		}
+		new->pipe_count = 0;
+		new->mbtest = 1;
+		old = rcu_dereference_protected(torture.current, true);
+		rcu_assign_pointer(torture.current, new);
+		WRITE_ONCE(torture.version, torture.version + 1);
+		__atomic_fetch_add(&torture.free_circulation[0], 1,
+				   __ATOMIC_RELAXED);
+		if (old)
+			writer_retire(old, torture_pick_gp(&rng));
+		if (prng_below(&rng, 4) == 0)
+			sleep_ms(prng_below(&rng, 3));
+	}
+	/* Wait out everything still in the pipes. */
+	synchronize_kernel();
+	while (!list_empty(&torture.writer_pipe))
+		sync_pipe_advance();
+	rcu_barrier();
+}
+
+static void fakewriter_fn(void *arg)
+{
+	struct prng rng;
+	unsigned long cookie;
+
+	prng_seed(&rng, torture.cfg.seed + (uptr)arg * 7919);
+	while (!READ_ONCE(torture.stop)) {
+		switch (torture_pick_gp(&rng)) {
+		case TGP_EXP:
+			synchronize_rcu_expedited();
+			break;
+		case TGP_POLL:
+			cookie = get_state_synchronize_rcu();
+			sleep_ms(prng_below(&rng, 3));
+			cond_synchronize_rcu(cookie);
+			break;
+		case TGP_BARRIER:
+			rcu_barrier();
+			break;
+		default:
+			synchronize_kernel();
+			break;
+		}
+		sleep_ms(prng_below(&rng, 10));
+	}
+}
+
+/* A stall warning during the run fails it too: it is how a missing
+ * nudge shows when the hogs run alone. */
+static bool no_new_stalls(u64 before)
+{
+	struct rcu_stats s;
+
+	rcu_get_stats(&s);
+	if (s.stalls == before)
+		return true;
+	pr_err("rcu-torture: ??? %llu RCU stall warnings during the test\n",
+	       s.stalls - before);
+	return false;
+}
+
+bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
+{
+	struct rcu_stats start;
+	bool ok;
+
+	if (torture_setup(cfg) < 0)
+		return false;
+	rcu_get_stats(&start);
+	torture_start_threads(writer_fn, fakewriter_fn);
+	ok = torture_monitor(stop);
+	if (ok && cfg->forward_progress)
+		ok = rcu_torture_forward_progress(FWD_PHASE_MS);
+	torture_stop_threads();
+	ok &= torture_errors() == 0;
+	ok &= no_new_stalls(start.stalls);
+	torture_print_stats(ok ? "End of test: SUCCESS" : "End of test: FAILURE");
+	torture_teardown();
+	return ok;
+}

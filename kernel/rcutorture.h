@@ -1,0 +1,33 @@
+/*
+ * rcutorture: a stress test in the shape of Linux's, built to catch an
+ * RCU that ends grace periods early (rcutorture.c explains how).
+ */
+#ifndef KERNEL_RCUTORTURE_H
+#define KERNEL_RCUTORTURE_H
+
+#include "lib/types.h"
+
+#define TORTURE_PIPE_LEN	10
+
+struct torture_config {
+	unsigned int secs;
+	unsigned int readers;		/* 0: one per CPU */
+	unsigned int fakewriters;
+	unsigned int stat_interval;	/* seconds between status lines */
+	u64 seed;
+	char gp[64];			/* flavours: sync,exp,poll,async,barrier */
+	bool forward_progress;		/* end with a call_rcu() flood */
+};
+
+/* The torture.* command-line options. */
+extern struct torture_config torture_cmdline;
+
+/* Run for cfg->secs; true on SUCCESS. Stops early when *stop is set. */
+bool rcu_torture_run(const struct torture_config *cfg, const bool *stop);
+
+/* The forward-progress phase (rcutorture_fwd.c): flood call_rcu() for
+ * `ms` while the readers run; true if memory stayed bounded and grace
+ * periods kept ending. */
+bool rcu_torture_forward_progress(unsigned int ms);
+
+#endif

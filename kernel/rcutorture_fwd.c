@@ -1,0 +1,100 @@
+/*
+ * rcutorture's forward-progress phase: every CPU floods call_rcu() with
+ * freshly allocated objects while the readers keep running. RCU passes
+ * if grace periods keep ending and the callbacks are invoked fast enough
+ * that free memory never falls below half of what it was.
+ */
+#include "torture_internal.h"
+#include "kmalloc.h"
+#include "page_alloc.h"
+#include "printk.h"
+#include "rcu_stats.h"
+#include "time.h"
+
+#define FWD_OBJ_SIZE	64
+
+struct fwd_obj {
+	struct rcu_head rcu;
+	u8 payload[FWD_OBJ_SIZE - sizeof(struct rcu_head)];
+};
+
+static struct {
+	u64 end_ns;
+	u64 floor_pages;		/* fail below this many free pages */
+	unsigned long queued, invoked, peak_backlog;
+	bool out_of_bounds;
+	bool stop;
+} fwd;
+
+static void fwd_callback(void *arg)
+{
+	kfree(arg);
+	__atomic_fetch_add(&fwd.invoked, 1, __ATOMIC_RELAXED);
+}
+
+static void fwd_flooder(void *unused)
+{
+	struct page_alloc_stats ps;
+	unsigned long n = 0;
+
+	(void)unused;
+	while (clock_ns() < fwd.end_ns && !READ_ONCE(fwd.stop)) {
+		struct fwd_obj *o = kmalloc(sizeof(*o));
+		unsigned long backlog;
+
+		if (!o) {
+			WRITE_ONCE(fwd.out_of_bounds, true);
+			break;
+		}
+		call_rcu(&o->rcu, fwd_callback, o);
+		backlog = __atomic_add_fetch(&fwd.queued, 1, __ATOMIC_RELAXED) -
+			  READ_ONCE(fwd.invoked);
+		if (backlog > READ_ONCE(fwd.peak_backlog))
+			WRITE_ONCE(fwd.peak_backlog, backlog);
+		if (++n % 1024 == 0) {
+			page_alloc_get_stats(&ps);
+			if (ps.free_pages < fwd.floor_pages) {
+				WRITE_ONCE(fwd.out_of_bounds, true);
+				WRITE_ONCE(fwd.stop, true);
+			}
+			yield();
+		}
+	}
+}
+
+bool rcu_torture_forward_progress(unsigned int ms)
+{
+	struct thread *threads[MAX_CPUS];
+	struct page_alloc_stats ps;
+	struct rcu_stats before, after;
+	unsigned int cpu, n = 0;
+	u64 gps;
+	bool ok;
+
+	page_alloc_get_stats(&ps);
+	fwd.floor_pages = ps.free_pages / 2;
+	fwd.queued = fwd.invoked = fwd.peak_backlog = 0;
+	fwd.out_of_bounds = fwd.stop = false;
+	fwd.end_ns = clock_ns() + ms * NSEC_PER_MSEC;
+	rcu_get_stats(&before);
+	for_each_online_cpu(cpu) {
+		threads[n] = thread_create_on(fwd_flooder, NULL,
+					      "rcu_torture_fwd", cpu);
+		if (threads[n])
+			n++;
+	}
+	while (n)
+		thread_join(threads[--n]);
+	rcu_get_stats(&after);
+	gps = after.gps_completed - before.gps_completed;
+	rcu_barrier();
+	/* A grace period every 100 ms at the very least, and memory never
+	 * below half of its start. */
+	ok = !fwd.out_of_bounds && gps >= ms / 100;
+	pr_info("rcu-torture: fwd: %lu callbacks in %u ms, peak backlog %lu, "
+		"%llu grace periods, all invoked: %s: %s\n", fwd.queued, ms,
+		fwd.peak_backlog, gps,
+		READ_ONCE(fwd.invoked) == fwd.queued ? "yes" : "NO",
+		ok ? "ok" : "FAILED (memory or grace periods)");
+	return ok && READ_ONCE(fwd.invoked) == fwd.queued;
+}

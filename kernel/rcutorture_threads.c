@@ -1,0 +1,317 @@
+/*
+ * rcutorture's readers, CPU hogs, thread management and status lines.
+ */
+#include "torture_internal.h"
+#include "kmalloc.h"
+#include "printk.h"
+#include "rcu_stats.h"
+#include "time.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define STUTTER_PERIOD_MS	4000
+#define STUTTER_PAUSE_MS	1000
+
+static const char *const gp_names[TGP_COUNT] = {
+	"sync", "exp", "poll", "async", "barrier",
+};
+
+enum torture_gp torture_pick_gp(struct prng *rng)
+{
+	for (;;) {
+		enum torture_gp g = prng_below(rng, TGP_COUNT);
+
+		if (torture.gp_enabled[g])
+			return g;
+	}
+}
+
+/* Parse "sync,exp,..."; false (after saying why) on an unknown name. */
+static bool parse_gp_list(const char *list)
+{
+	char word[16];
+	const char *p = list;
+	bool any = false;
+
+	memset(torture.gp_enabled, 0, sizeof(torture.gp_enabled));
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		unsigned int g;
+
+		strlcpy(word, p, MIN(len + 1, sizeof(word)));
+		for (g = 0; g < TGP_COUNT; g++)
+			if (!strcmp(word, gp_names[g]))
+				break;
+		if (g == TGP_COUNT) {
+			pr_err("rcu-torture: torture.gp: unknown flavour '%s'; "
+			       "expected sync, exp, poll, async or barrier\n",
+			       word);
+			return false;
+		}
+		torture.gp_enabled[g] = any = true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (!any)
+		pr_err("rcu-torture: torture.gp is empty\n");
+	return any;
+}
+
+/* Busy for a while inside a section: mostly short, often long enough
+ * for ticks and IPIs to interrupt it, and rarely long enough for a
+ * callback to be invoked several times over if grace periods end early. */
+static void reader_delay(struct prng *rng)
+{
+	u64 us = prng_below(rng, 16) ? prng_below(rng, 50)
+				     : 1000 + prng_below(rng, 3000);
+
+	if (prng_below(rng, 1024) == 0)
+		us = 20000 + prng_below(rng, 40000);
+	u64 end = clock_ns() + us * NSEC_PER_USEC;
+
+	while (clock_ns() < end)
+		arch_cpu_relax();
+}
+
+static void count(unsigned long *hist, unsigned long v)
+{
+	__atomic_fetch_add(&hist[MIN(v, (unsigned long)TORTURE_PIPE_LEN)], 1,
+			   __ATOMIC_RELAXED);
+}
+
+static unsigned long completed_gps(void)
+{
+	return rcu_gp_seq_now() >> 1;
+}
+
+static void one_section(struct prng *rng)
+{
+	unsigned int depth = 1 + prng_below(rng, 3), i;
+	bool irqs_off = prng_below(rng, 8) == 0;
+	unsigned long flags = 0, batch_start, cookie, pipe;
+	struct torture_elem *e;
+
+	cookie = get_state_synchronize_rcu();
+	for (i = 0; i < depth; i++)
+		rcu_read_lock();
+	if (irqs_off)
+		local_irq_save(flags);
+	batch_start = completed_gps();
+	e = rcu_dereference(torture.current);
+	if (e) {
+		reader_delay(rng);
+		if (READ_ONCE(e->mbtest) == 0)
+			__atomic_fetch_add(&torture.poison_seen, 1,
+					   __ATOMIC_RELAXED);
+		pipe = READ_ONCE(e->pipe_count);
+		count(torture.reader_pipe, pipe);
+		count(torture.reader_batch, completed_gps() - batch_start);
+		if (poll_state_synchronize_rcu(cookie))
+			__atomic_fetch_add(&torture.poll_early, 1,
+					   __ATOMIC_RELAXED);
+	}
+	if (irqs_off)
+		local_irq_restore(flags);
+	for (i = 0; i < depth; i++)
+		rcu_read_unlock();
+	__atomic_fetch_add(&torture.sections, 1, __ATOMIC_RELAXED);
+}
+
+static void reader_fn(void *arg)
+{
+	struct prng rng;
+	unsigned int n = 0;
+
+	prng_seed(&rng, torture.cfg.seed * 31 + (uptr)arg);
+	while (!READ_ONCE(torture.stop)) {
+		/* Stutter: sleep through the whole pause, so that nothing
+		 * but the hogs wants the CPUs. */
+		if (READ_ONCE(torture.stutter)) {
+			sleep_ms(STUTTER_PAUSE_MS / 2);
+			continue;
+		}
+		one_section(&rng);
+		if (++n % 64 == 0 || prng_below(&rng, 256) == 0)
+			sleep_ms(prng_below(&rng, 2));
+		else if (n % 8 == 0)
+			yield();
+	}
+}
+
+/*
+ * Keeps its CPU busy with preemption enabled, sleeping now and then.
+ * During a stutter the hogs of CPUs 1 and up spin without a break, alone
+ * on their CPUs, so grace periods end only if RCU nudges them; CPU 0's
+ * hog sleeps, leaving CPU 0 to the monitor.
+ */
+static void hog_fn(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uptr)arg;
+	struct prng rng;
+
+	prng_seed(&rng, torture.cfg.seed * 131 + cpu);
+	while (!READ_ONCE(torture.stop)) {
+		u64 end = clock_ns() + (1 + prng_below(&rng, 20)) * NSEC_PER_MSEC;
+		bool stutter;
+
+		while (clock_ns() < end && !READ_ONCE(torture.stop))
+			arch_cpu_relax();
+		stutter = READ_ONCE(torture.stutter);
+		if (stutter && cpu == 0)
+			sleep_ms(STUTTER_PAUSE_MS / 4);
+		else if (!stutter)
+			sleep_ms(prng_below(&rng, 5));
+	}
+}
+
+int torture_setup(const struct torture_config *cfg)
+{
+	unsigned int i;
+
+	memset(&torture, 0, sizeof(torture));
+	torture.cfg = *cfg;
+	if (!torture.cfg.readers)
+		torture.cfg.readers = nr_cpus_online;
+	if (!parse_gp_list(cfg->gp))
+		return -1;
+	torture.elems = kzalloc(TORTURE_POOL_SIZE * sizeof(*torture.elems));
+	if (!torture.elems) {
+		pr_err("rcu-torture: no memory for the element pool\n");
+		return -1;
+	}
+	INIT_LIST_HEAD(&torture.pool);
+	INIT_LIST_HEAD(&torture.writer_pipe);
+	spin_lock_init(&torture.pool_lock);
+	for (i = 0; i < TORTURE_POOL_SIZE; i++)
+		list_add_tail(&torture.elems[i].link, &torture.pool);
+	RCU_INIT_POINTER(torture.current, NULL);
+	return 0;
+}
+
+static void spawn(thread_fn fn, uptr arg, const char *name, int cpu)
+{
+	struct thread *t;
+
+	if (torture.nr_threads == TORTURE_MAX_THREADS)
+		return;
+	t = cpu >= 0 ? thread_create_on(fn, (void *)arg, name, cpu)
+		     : thread_create(fn, (void *)arg, name);
+	if (t)
+		torture.threads[torture.nr_threads++] = t;
+	else
+		pr_err("rcu-torture: could not start %s\n", name);
+}
+
+void torture_start_threads(thread_fn writer, thread_fn fakewriter)
+{
+	unsigned int i;
+
+	pr_info("rcu-torture: nreaders=%u nfakewriters=%u stat_interval=%u "
+		"secs=%u gp=%s seed=%llu\n", torture.cfg.readers,
+		torture.cfg.fakewriters, torture.cfg.stat_interval,
+		torture.cfg.secs, torture.cfg.gp, torture.cfg.seed);
+	spawn(writer, 0, "rcu_torture_writer", -1);
+	for (i = 0; i < torture.cfg.fakewriters; i++)
+		spawn(fakewriter, i, "rcu_torture_fakewriter", -1);
+	for (i = 0; i < torture.cfg.readers; i++)
+		spawn(reader_fn, i, "rcu_torture_reader", i % nr_cpus_online);
+	for (i = 0; i < nr_cpus_online; i++)
+		spawn(hog_fn, i, "rcu_torture_hog", i);
+}
+
+unsigned long torture_errors(void)
+{
+	unsigned long bad = 0, i;
+
+	for (i = 2; i <= TORTURE_PIPE_LEN; i++)
+		bad += READ_ONCE(torture.reader_pipe[i]) +
+		       READ_ONCE(torture.reader_batch[i]);
+	return bad + READ_ONCE(torture.poison_seen) +
+	       READ_ONCE(torture.poll_early) + torture.writer_stalls;
+}
+
+static void print_hist(const char *what, const unsigned long *h, bool bad)
+{
+	char line[256];
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i <= TORTURE_PIPE_LEN; i++)
+		n += ksnprintf(line + n, sizeof(line) - n, " %lu",
+			       READ_ONCE(h[i]));
+	pr_info("rcu-torture: %s%s: %s\n", bad ? "!!! " : "", what, line);
+}
+
+void torture_print_stats(const char *tail)
+{
+	bool bad = torture_errors() != 0;
+
+	pr_info("rcu-torture: rtc: %p ver: %lu tfle: %d rta: %lu rtaf: %lu "
+		"rtf: %lu rtmbe: %lu rtpoll: %lu nt: %lu\n",
+		(void *)rcu_access_pointer(torture.current),
+		READ_ONCE(torture.version), torture.pool_empty ? 1 : 0,
+		READ_ONCE(torture.free_circulation[0]),
+		READ_ONCE(torture.pool_empty), READ_ONCE(torture.frees),
+		READ_ONCE(torture.poison_seen), READ_ONCE(torture.poll_early),
+		READ_ONCE(torture.sections));
+	print_hist("Reader Pipe", torture.reader_pipe, bad);
+	print_hist("Reader Batch", torture.reader_batch, bad);
+	print_hist("Free-Block Circulation", torture.free_circulation, false);
+	if (tail)
+		pr_info("rcu-torture:--- %s: nreaders=%u nfakewriters=%u "
+			"stat_interval=%u secs=%u gp=%s\n", tail,
+			torture.cfg.readers, torture.cfg.fakewriters,
+			torture.cfg.stat_interval, torture.cfg.secs,
+			torture.cfg.gp);
+}
+
+/* The main thread: status lines, stutter, writer-stall checks. */
+bool torture_monitor(const bool *stop)
+{
+	u64 start = clock_ns(), now = start;
+	u64 end = start + torture.cfg.secs * NSEC_PER_SEC;
+	u64 next_stat = start + torture.cfg.stat_interval * NSEC_PER_SEC;
+	unsigned long last_version = 0;
+
+	while (now < end && !(stop && READ_ONCE(*stop))) {
+		u64 ms = (now - start) / NSEC_PER_MSEC;
+
+		WRITE_ONCE(torture.stutter, ms % STUTTER_PERIOD_MS >=
+			   STUTTER_PERIOD_MS - STUTTER_PAUSE_MS);
+		if (now >= next_stat) {
+			unsigned long v = READ_ONCE(torture.version);
+
+			if (v == last_version) {
+				torture.writer_stalls++;
+				pr_err("rcu-torture: ??? Writer stall state: "
+				       "ver %lu unchanged for %u s\n", v,
+				       torture.cfg.stat_interval);
+			}
+			last_version = v;
+			torture_print_stats(NULL);
+			next_stat += torture.cfg.stat_interval * NSEC_PER_SEC;
+		}
+		sleep_ms(20);
+		now = clock_ns();
+	}
+	WRITE_ONCE(torture.stutter, false);
+	return torture_errors() == 0;
+}
+
+void torture_stop_threads(void)
+{
+	unsigned int i;
+
+	WRITE_ONCE(torture.stop, true);
+	for (i = 0; i < torture.nr_threads; i++)
+		thread_join(torture.threads[i]);
+}
+
+void torture_teardown(void)
+{
+	rcu_barrier();
+	kfree(torture.elems);
+	torture.elems = NULL;
+}

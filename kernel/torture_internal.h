@@ -1,0 +1,60 @@
+/* rcutorture's shared state (rcutorture.c explains the test). */
+#ifndef KERNEL_TORTURE_INTERNAL_H
+#define KERNEL_TORTURE_INTERNAL_H
+
+#include "rcutorture.h"
+#include "rcupdate.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "lib/list.h"
+#include "lib/random.h"
+
+#define TORTURE_POOL_SIZE	128
+#define TORTURE_MAX_THREADS	(3 * MAX_CPUS + 64)
+
+enum torture_gp { TGP_SYNC, TGP_EXP, TGP_POLL, TGP_ASYNC, TGP_BARRIER,
+		  TGP_COUNT };
+
+struct torture_elem {
+	struct rcu_head rcu;
+	struct list_head link;		/* pool or writer pipe */
+	unsigned int pipe_count;	/* grace periods since retired */
+	unsigned int mbtest;		/* 1 while valid, 0 once freed */
+};
+
+struct torture_state {
+	struct torture_config cfg;
+	bool gp_enabled[TGP_COUNT];
+	struct torture_elem __rcu *current;
+	struct torture_elem *elems;
+	struct list_head pool;
+	spinlock_t pool_lock;
+	struct list_head writer_pipe;	/* writer thread only */
+	bool stop;
+	bool stutter;			/* readers pause, hogs run alone */
+	unsigned long version;		/* writer's replacements */
+	unsigned long pool_empty;
+	unsigned long frees;
+	unsigned long free_circulation[TORTURE_PIPE_LEN + 1];
+	unsigned long reader_pipe[TORTURE_PIPE_LEN + 1];
+	unsigned long reader_batch[TORTURE_PIPE_LEN + 1];
+	unsigned long poison_seen;	/* rtmbe */
+	unsigned long poll_early;	/* cookie complete inside a reader */
+	unsigned long writer_stalls;
+	unsigned long sections;
+	struct thread *threads[TORTURE_MAX_THREADS];
+	unsigned int nr_threads;
+};
+
+extern struct torture_state torture;
+
+enum torture_gp torture_pick_gp(struct prng *rng);
+int torture_setup(const struct torture_config *cfg);
+void torture_start_threads(thread_fn writer, thread_fn fakewriter);
+bool torture_monitor(const bool *stop);
+void torture_stop_threads(void);
+unsigned long torture_errors(void);
+void torture_print_stats(const char *tail);
+void torture_teardown(void);
+
+#endif
