@@ -178,12 +178,17 @@ void rcu_irq_enter(void)
 	}
 }
 
+/* Back to idle: the handler is over, so this CPU is quiescent now; it
+ * reports at once instead of waiting for the next scan to notice that
+ * its counter moved. */
 void rcu_irq_exit(void)
 {
-	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
+	unsigned int cpu = this_cpu_id();
+	struct rcu_data *rdp = &rcu_data[cpu];
 
 	if (rdp->irq_eqs_exit) {
 		rdp->irq_eqs_exit = 0;
+		note_quiescent_state(cpu);
 		__atomic_fetch_add(&rdp->eqs_seq, 1, __ATOMIC_SEQ_CST);
 	}
 }
