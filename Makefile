@@ -3,6 +3,7 @@
 #   make            kernel ELF and boot ISO under build/
 #   make run        boot in QEMU, serial console on this terminal
 #   make test       host unit tests, sparse, the boot matrix, crash tests
+#   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
 #   make gdb        boot QEMU stopped, with gdb attached
 #   make deps       install the Debian packages the others need
 #   make clean
@@ -22,6 +23,7 @@ SMP		?= 4
 MEM		?= 512M
 CMDLINE		?=
 ACCEL		?= tcg
+SECS		?= 60
 QEMU		:= qemu-system-x86_64
 
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
@@ -56,7 +58,7 @@ else
 Q := @
 endif
 
-.PHONY: all run test gdb deps check host-test boot-test clean torture bench
+.PHONY: all run test gdb deps check host-test boot-test clean torture
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -149,6 +151,11 @@ boot-test: $(KERNEL)
 	$(Q)tests/matrix
 
 test: deps host-test check all boot-test
+
+torture: deps $(KERNEL)
+	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \
+		--log $(BUILD)/torture.log \
+		--cmdline 'ktest=rcutorture torture.secs=$(SECS) torture.stat_interval=60 $(CMDLINE)'
 
 deps:
 	$(Q)tests/deps
