@@ -106,8 +106,7 @@ void cmdline_parse(const char *cmdline)
 		o = find_option(word);
 		if (!o) {
 			pr_err("cmdline: unknown option '%s' (value '%s'); "
-			       "ignored (the 'help' shell command lists them)\n",
-			       word, eq + 1);
+			       "ignored\n", word, eq + 1);
 			continue;
 		}
 		apply_option(o, word, eq + 1);
