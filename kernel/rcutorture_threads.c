@@ -93,9 +93,13 @@ static void one_section(struct prng *rng)
 	unsigned long flags = 0, batch_start, cookie, pipe;
 	struct torture_elem *e;
 
-	cookie = get_state_synchronize_rcu();
+	/* The cookie is taken inside the section: a grace period that
+	 * starts after it must wait for this reader, so the cookie cannot
+	 * complete before the section ends. (Taken before the lock, a grace
+	 * period could start in between and rightly end under us.) */
 	for (i = 0; i < depth; i++)
 		rcu_read_lock();
+	cookie = get_state_synchronize_rcu();
 	if (irqs_off)
 		local_irq_save(flags);
 	batch_start = completed_gps();
