@@ -18,6 +18,7 @@ static u64 nr_pages;			/* pages covered by the array */
 static struct list_head free_lists[PAGE_MAX_ORDER + 1];
 static u64 free_count[PAGE_MAX_ORDER + 1];
 static u64 total_pages;
+static u64 pages_above_4g;	/* of total_pages: RAM past the 32-bit hole */
 static DEFINE_SPINLOCK(page_lock);
 static bool ready;
 
@@ -166,6 +167,8 @@ static void add_region(u64 start, u64 end)
 			order++;
 		mark_free(&pages[i], order);
 		total_pages += 1ull << order;
+		if (i >= (4ull << 30) >> PAGE_SHIFT)
+			pages_above_4g += 1ull << order;
 		i += 1ull << order;
 	}
 }
@@ -188,8 +191,9 @@ void page_alloc_init(void)
 			add_region(r->base, r->base + r->length);
 	}
 	ready = true;
-	pr_info("memory: %llu MiB usable in %llu pages, page array %llu KiB\n",
-		total_pages * PAGE_SIZE >> 20, total_pages,
+	pr_info("memory: %llu MiB usable in %llu pages (%llu MiB above 4 GiB), "
+		"page array %llu KiB\n", total_pages * PAGE_SIZE >> 20,
+		total_pages, pages_above_4g * PAGE_SIZE >> 20,
 		array_pages * PAGE_SIZE >> 10);
 }
 
