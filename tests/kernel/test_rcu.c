@@ -164,7 +164,9 @@ static unsigned int run_wait_checks(struct ktest_context *t, void (*wait)(void),
  */
 static unsigned int scaled_rounds(unsigned int at_four_cpus)
 {
-	return MAX(at_four_cpus * 4 / MAX(nr_cpus_online, 4u), 10u);
+	unsigned int cpus = nr_cpus_online > 4 ? nr_cpus_online : 4;
+
+	return MAX(at_four_cpus * 4 / cpus, 10u);
 }
 
 KTEST_TIMEOUT(rcu, synchronize_kernel_waits_for_readers, 120000)
