@@ -135,9 +135,10 @@ void finish_switch(struct run_queue *rq)
 
 /*
  * The core of schedule(): interrupts off, preempt_count raised by one.
- * A preempted thread stays queued whatever its state: it may have been
- * caught between marking itself asleep and testing its wait condition,
- * and dequeuing it there could lose a wake-up that already happened.
+ * A preempted thread stays queued whatever its state (but dead): it may
+ * have been caught between marking itself asleep and testing its wait
+ * condition, and dequeuing it there could lose a wake-up that already
+ * happened.
  */
 static void __schedule(bool preempted)
 {
@@ -150,7 +151,11 @@ static void __schedule(bool preempted)
 	raw_spin_lock(&rq->lock);
 	WRITE_ONCE(cpu_area(cpu)->need_resched, 0);
 	prev = rq->current;
-	if ((preempted || prev->state == THREAD_RUNNABLE) && !prev->is_idle)
+	/* A dead thread is never requeued, even when preempted on its way
+	 * out of thread_exit(): once it is off the CPU its joiner frees it,
+	 * and a queue must not hold freed memory. */
+	if ((preempted || prev->state == THREAD_RUNNABLE) && !prev->is_idle &&
+	    prev->state != THREAD_DEAD)
 		rq_enqueue(rq, prev);
 	next = pick_next(rq);
 	if (next == prev) {

@@ -285,3 +285,31 @@ KTEST_TIMEOUT(sched, thousand_threads_give_memory_back, 120000)
 	 * keeps the page-table pages it grew. */
 	KEXPECT_GE(after.free_pages + 64, before.free_pages);
 }
+
+/* Ask for a reschedule just before exiting, so that thread_exit()'s
+ * unlock preempts the thread after it is marked dead. */
+static void exit_preempted(void *unused)
+{
+	(void)unused;
+	sched_reschedule_ipi();
+}
+
+/* A thread preempted on its way out must not be requeued: its joiner
+ * frees it once it is off the CPU, and a queue holding it then holds
+ * freed (poisoned) memory, which the next pick of that queue trips on.
+ * Joiner and exiter share cpu0, so the exit's wake-up queues the joiner
+ * ahead of the preempted exiter. */
+KTEST_ON_CPU(sched, thread_preempted_in_exit_is_not_requeued, 0)
+{
+	unsigned int i, threads_before = sched_nr_threads();
+
+	for (i = 0; i < 200; i++) {
+		struct thread *th = thread_create_on(exit_preempted, NULL,
+						     "exiter", 0);
+
+		KASSERT_TRUE(th != NULL);
+		thread_join(th);
+		yield();
+	}
+	KEXPECT_EQ(sched_nr_threads(), threads_before);
+}
