@@ -7,6 +7,7 @@
 #include "bootinfo.h"
 #include "cmdline.h"
 #include "crash.h"
+#include "dcache.h"
 #include "early_alloc.h"
 #include "kmalloc.h"
 #include "kstack.h"
@@ -56,6 +57,7 @@ static __noreturn void kernel_init(void)
 		nr_cpus);
 	rcu_init();
 	rcu_start_kthreads();
+	dcache_init();
 
 	crash_run_requested();
 	/* A suite name that matches nothing fails the run: a typo must not

@@ -10,17 +10,21 @@
 #define LIB_RCULIST_H
 
 #include "list.h"
-#include "rcu_pointer.h"
+#include "compiler.h"
+
+/* List links are plain pointers, not __rcu ones, so they are published
+ * with a release store of their own rather than rcu_assign_pointer(). */
+#define list_publish(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 
 /* The new entry is fully linked before the release store that makes it
- * reachable; pairs with rcu_dereference_raw() in the iterators. */
+ * reachable; pairs with the READ_ONCE() loads in the iterators. */
 static inline void __list_add_rcu(struct list_head *new,
 				  struct list_head *prev,
 				  struct list_head *next)
 {
 	new->next = next;
 	new->prev = prev;
-	rcu_assign_pointer(prev->next, new);
+	list_publish(prev->next, new);
 	next->prev = new;
 }
 
@@ -52,7 +56,7 @@ static inline void list_replace_rcu(struct list_head *old,
 {
 	new->next = old->next;
 	new->prev = old->prev;
-	rcu_assign_pointer(new->prev->next, new);
+	list_publish(new->prev->next, new);
 	new->next->prev = new;
 	old->prev = LIST_POISON2;
 }
@@ -72,7 +76,7 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
 
 	n->next = first;
 	n->pprev = &h->first;
-	rcu_assign_pointer(h->first, n);
+	list_publish(h->first, n);
 	if (first)
 		first->pprev = &n->next;
 }

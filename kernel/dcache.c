@@ -1,0 +1,396 @@
+/*
+ * The dcache's entries and their table: allocation, hashing, lookup of one
+ * step, the changes a writer makes to an entry (new inode, move, kill),
+ * and eviction from the LRU of unused entries.
+ *
+ * Eviction and the LRU are in dcache_lru.c.
+ *
+ * Locking: every change, and every miss that inserts, holds
+ * namespace_mutex, which also guards refcounts, the children lists and
+ * the LRU. A change to hashed state also takes the bucket lock, the entry
+ * lock (to write its seq) and dcache_change_begin()'s global locks.
+ * Lock order: namespace_mutex, dcache_big_lock, dcache_rwlock,
+ * rename_seq (a write section), entry lock, bucket lock.
+ *
+ * An entry's refcount is the number of its cached children; one with
+ * none is unused and sits on the LRU, the only entries eviction takes.
+ * So the ancestors of any cached entry are never evicted from under it.
+ */
+#include "dcache_internal.h"
+#include "errno.h"
+#include "kmalloc.h"
+#include "page_alloc.h"
+#include "panic.h"
+#include "printk.h"
+#include "ramfs.h"
+#include "lib/hash.h"
+#include "lib/rculist.h"
+#include "lib/string.h"
+
+/* A name too long to sit inline; freed after a grace period when a
+ * rename replaces it, since a reader may still be comparing it. */
+struct external_name {
+	struct rcu_head rcu;
+	u32 capacity;
+	char s[];
+};
+
+DEFINE_MUTEX(namespace_mutex);
+seqcount_t rename_seq = SEQCOUNT_INIT;
+struct dentry *dcache_root;
+DEFINE_SPINLOCK(dcache_big_lock);
+DEFINE_RWLOCK(dcache_rwlock);
+struct dcache_cpu_counters dcache_counters[MAX_CPUS];
+
+static struct dcache_bucket *buckets;
+static u32 bucket_mask;
+u64 dcache_nr_entries;
+static u64 nr_negative;
+
+void dcache_change_begin(void)
+{
+	spin_lock(&dcache_big_lock);
+	write_lock(&dcache_rwlock);
+}
+
+void dcache_change_end(void)
+{
+	write_unlock(&dcache_rwlock);
+	spin_unlock(&dcache_big_lock);
+}
+
+static struct dcache_bucket *bucket_for(const struct dentry *parent, u32 hash)
+{
+	return &buckets[hash_mix_ptr(hash, parent) & bucket_mask];
+}
+
+/* How many bytes the name buffer at p holds: a reader compares at most
+ * that many, whatever name_len it saw, so a rename racing with it can
+ * make it wrong (the seq check catches that) but never read out of it. */
+static u32 name_capacity(const struct dentry *d, const char *p)
+{
+	if (p == d->inline_name)
+		return DNAME_INLINE_LEN;
+	return container_of(p, struct external_name, s[0])->capacity;
+}
+
+static bool name_matches(const struct dentry *d, const char *name, size_t len)
+{
+	/* Lock-free: a rename may change these under us. The buffer read
+	 * stays valid (an external name is freed after a grace period) and
+	 * the caller's seq check rejects a torn comparison. */
+	const char *p = READ_ONCE(d->name);
+	size_t i;
+
+	if (READ_ONCE(d->name_len) != len || len > name_capacity(d, p))
+		return false;
+	for (i = 0; i < len; i++)
+		if (READ_ONCE(p[i]) != name[i])
+			return false;
+	return true;
+}
+
+static u64 freed_seen;
+
+/* A walker reached an entry that was freed under it: a grace period
+ * ended too early, or an entry was freed without one. */
+static void report_freed_entry(const struct dentry *d)
+{
+	__atomic_fetch_add(&freed_seen, 1, __ATOMIC_RELAXED);
+	pr_warn("WARNING: dcache: a walker reached freed entry %p (magic "
+		"%#x)\n", d, READ_ONCE(d->magic));
+}
+
+struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
+			       size_t len, u32 hash, u32 *seq, bool validate)
+{
+	struct dcache_bucket *b = bucket_for(parent, hash);
+	struct dentry *d;
+
+	hlist_for_each_entry_rcu(d, &b->chain, hash_link) {
+		u32 s;
+
+		if (KERNEL_DEBUG && READ_ONCE(d->magic) != DENTRY_LIVE) {
+			report_freed_entry(d);
+			return NULL;
+		}
+
+		if (READ_ONCE(d->name_hash) != hash)
+			continue;
+		/* The caller rechecks this count before it trusts what it
+		 * read of d (its next step, or the end of the walk), so a
+		 * change racing with the tests below is caught there. */
+		s = validate ? raw_read_seqcount(&d->seq) : 0;
+		if (READ_ONCE(d->flags) & DENTRY_UNHASHED)
+			continue;
+		if (READ_ONCE(d->parent) != parent || !name_matches(d, name, len))
+			continue;
+		*seq = s;
+		return d;
+	}
+	return NULL;
+}
+
+struct dentry *d_lookup_rcu(const struct dentry *parent, const char *name,
+			    size_t len, u32 *seq)
+{
+	if (KERNEL_DEBUG && !rcu_read_lock_held())
+		rcu_dereference_warn(__FILE__, __LINE__);
+	return d_lookup_cached(parent, name, len, hash_name(name, len), seq,
+			       true);
+}
+
+struct dentry *d_find_locked(struct dentry *parent, const char *name,
+			     size_t len)
+{
+	u32 seq;
+
+	/* No writer runs while we hold the mutex: no seq to check. */
+	return d_lookup_cached(parent, name, len, hash_name(name, len), &seq,
+			       false);
+}
+
+/* Point d at a copy of name, inline when it fits. Returns the external
+ * name it replaced (to free after a grace period), or NULL. */
+static int set_name(struct dentry *d, const char *name, size_t len,
+		    struct external_name **old)
+{
+	struct external_name *ext = NULL;
+	char *buf = d->inline_name;
+
+	*old = d->name && d->name != d->inline_name ?
+	       container_of(d->name, struct external_name, s[0]) : NULL;
+	if (len > DNAME_INLINE_LEN) {
+		ext = kmalloc(offsetof(struct external_name, s) + len);
+		if (!ext)
+			return -ENOMEM;
+		ext->capacity = len;
+		buf = ext->s;
+	}
+	/* Inline bytes may be rewritten under a racing reader: see
+	 * name_matches(). */
+	for (size_t i = 0; i < len; i++)
+		WRITE_ONCE(buf[i], name[i]);
+	WRITE_ONCE(d->name, buf);
+	WRITE_ONCE(d->name_len, len);
+	WRITE_ONCE(d->name_hash, hash_name(name, len));
+	return 0;
+}
+
+static void free_external_name(void *ptr)
+{
+	kfree(ptr);
+}
+
+static void free_dentry(void *ptr)
+{
+	struct dentry *d = ptr;
+
+	WRITE_ONCE(d->magic, DENTRY_FREED);
+	if (d->name != d->inline_name)
+		kfree(container_of(d->name, struct external_name, s[0]));
+	kfree(d);
+}
+
+struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len,
+		       struct ramfs_inode *inode)
+{
+	struct dentry *d = kzalloc(sizeof(*d));
+	struct external_name *none;
+	struct dcache_bucket *b;
+
+	if (!d) {
+		dcache_shrink_locked(64);	/* memory is short: give some back */
+		d = kzalloc(sizeof(*d));
+		if (!d)
+			return NULL;
+	}
+	d->magic = DENTRY_LIVE;
+	spin_lock_init(&d->lock);
+	INIT_LIST_HEAD(&d->children);
+	INIT_LIST_HEAD(&d->lru);
+	if (set_name(d, name, len, &none) < 0) {
+		kfree(d);
+		return NULL;
+	}
+	d->inode = inode;
+	d->parent = parent;
+	/* The parent leaves the LRU before eviction runs, so it is never
+	 * the victim that makes room for its own child. */
+	d_get_child_ref(parent);
+	list_add(&d->child_link, &parent->children);
+	dcache_make_room();
+	b = bucket_for(parent, d->name_hash);
+	dcache_change_begin();
+	spin_lock(&b->lock);
+	/* Publish: every field is written before the entry is reachable;
+	 * hlist_add_head_rcu's release pairs with the readers' dependent
+	 * loads in hlist_for_each_entry_rcu. */
+	hlist_add_head_rcu(&d->hash_link, &b->chain);
+	spin_unlock(&b->lock);
+	dcache_change_end();
+	dcache_nr_entries++;
+	nr_negative += !inode;
+	dcache_lru_add(d);
+	return d;
+}
+
+void d_set_inode(struct dentry *d, struct ramfs_inode *inode)
+{
+	dcache_change_begin();
+	spin_lock(&d->lock);
+	write_seqcount_begin(&d->seq);
+	nr_negative += !inode - !d->inode;
+	WRITE_ONCE(d->inode, inode);
+	write_seqcount_end(&d->seq);
+	spin_unlock(&d->lock);
+	dcache_change_end();
+}
+
+static void unhash(struct dentry *d)
+{
+	struct dcache_bucket *b = bucket_for(d->parent, d->name_hash);
+
+	spin_lock(&d->lock);
+	write_seqcount_begin(&d->seq);
+	WRITE_ONCE(d->flags, d->flags | DENTRY_UNHASHED);
+	spin_lock(&b->lock);
+	hlist_del_rcu(&d->hash_link);
+	spin_unlock(&b->lock);
+	write_seqcount_end(&d->seq);
+	spin_unlock(&d->lock);
+}
+
+/* Remove d (and its cached children, which can only be negative entries
+ * of an empty directory) from the cache; freed after a grace period. */
+void d_kill(struct dentry *d)
+{
+	struct dentry *child, *tmp;
+
+	BUG_ON(d == dcache_root);
+	list_for_each_entry_safe(child, tmp, &d->children, child_link)
+		d_kill(child);
+	dcache_change_begin();
+	unhash(d);
+	dcache_change_end();
+	list_del(&d->child_link);
+	if (d->refcount == 0)
+		list_del(&d->lru);
+	d_put_child_ref(d->parent);
+	dcache_nr_entries--;
+	nr_negative -= !d->inode;
+	call_rcu(&d->rcu, free_dentry, d);
+}
+
+/* Rename d to (new_parent, name). Readers that raced see d's seq or
+ * rename_seq change and fall back to the locked walk. */
+int d_move(struct dentry *d, struct dentry *new_parent, const char *name,
+	   size_t len)
+{
+	struct dentry *old_parent = d->parent;
+	struct external_name *old_ext;
+	struct dcache_bucket *b;
+	int err;
+
+	dcache_change_begin();
+	write_seqcount_begin(&rename_seq);
+	spin_lock(&d->lock);
+	write_seqcount_begin(&d->seq);
+	b = bucket_for(d->parent, d->name_hash);
+	spin_lock(&b->lock);
+	hlist_del_rcu(&d->hash_link);
+	spin_unlock(&b->lock);
+	err = set_name(d, name, len, &old_ext);
+	if (!err) {
+		WRITE_ONCE(d->parent, new_parent);
+		if (old_ext)
+			call_rcu(&old_ext->rcu, free_external_name, old_ext);
+	}
+	b = bucket_for(d->parent, d->name_hash);
+	spin_lock(&b->lock);
+	hlist_add_head_rcu(&d->hash_link, &b->chain);
+	spin_unlock(&b->lock);
+	write_seqcount_end(&d->seq);
+	spin_unlock(&d->lock);
+	write_seqcount_end(&rename_seq);
+	dcache_change_end();
+	if (err)
+		return err;
+	list_del(&d->child_link);
+	d_get_child_ref(new_parent);
+	list_add(&d->child_link, &new_parent->children);
+	d_put_child_ref(old_parent);
+	return 0;
+}
+
+static void alloc_table(void)
+{
+	struct page_alloc_stats ps;
+	u64 want, n = 1024;
+
+	page_alloc_get_stats(&ps);
+	/* About one bucket per 8 KiB of RAM: chains stay short at the
+	 * entry counts that memory can hold. */
+	want = ps.total_pages * PAGE_SIZE / 8192;
+	while (n < want && n < (1u << 20))
+		n <<= 1;
+	while (!(buckets = kzalloc(n * sizeof(*buckets))))
+		if ((n >>= 1) < 64)
+			panic("dcache: no memory for the hash table");
+	bucket_mask = n - 1;
+	for (u64 i = 0; i < n; i++) {
+		spin_lock_init(&buckets[i].lock);
+		INIT_HLIST_HEAD(&buckets[i].chain);
+	}
+}
+
+void dcache_init(void)
+{
+	ramfs_init();
+	alloc_table();
+	dcache_root = kzalloc(sizeof(*dcache_root));
+	if (!dcache_root)
+		panic("dcache: no memory for the root entry");
+	dcache_root->magic = DENTRY_LIVE;
+	spin_lock_init(&dcache_root->lock);
+	INIT_LIST_HEAD(&dcache_root->children);
+	INIT_LIST_HEAD(&dcache_root->lru);
+	dcache_root->name = dcache_root->inline_name;
+	dcache_root->name_len = 1;
+	dcache_root->inline_name[0] = '/';
+	dcache_root->parent = dcache_root;
+	dcache_root->inode = ramfs_root();
+	pr_info("dcache: %u buckets, at most %u entries\n", bucket_mask + 1,
+		dcache_max_entries);
+}
+
+void dcache_get_stats(struct dcache_stats *out)
+{
+	unsigned int c;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < MAX_CPUS; c++) {
+		/* Lock-free snapshot of counters only their CPU writes. */
+		out->hits += READ_ONCE(dcache_counters[c].hits);
+		out->negative_hits += READ_ONCE(dcache_counters[c].negative_hits);
+		out->misses += READ_ONCE(dcache_counters[c].misses);
+		out->fallbacks += READ_ONCE(dcache_counters[c].fallbacks);
+	}
+	mutex_lock(&namespace_mutex);
+	out->entries = dcache_nr_entries;
+	out->negative_entries = nr_negative;
+	out->evictions = dcache_nr_evictions;
+	mutex_unlock(&namespace_mutex);
+	out->max_entries = dcache_max_entries;
+	out->freed_seen = READ_ONCE(freed_seen);
+	out->buckets = bucket_mask + 1;
+}
+
+const char *dcache_mode_name(enum dcache_mode mode)
+{
+	static const char *const names[DCACHE_NR_MODES] = {
+		"rcu", "rwlock", "spinlock", "unsync",
+	};
+
+	return mode < DCACHE_NR_MODES ? names[mode] : "?";
+}

@@ -1,0 +1,83 @@
+/*
+ * What the dcache's files share: the hash table, the namespace mutex that
+ * serializes every change and every miss, the global locks of the lock
+ * variants, and the per-CPU counters.
+ */
+#ifndef KERNEL_DCACHE_INTERNAL_H
+#define KERNEL_DCACHE_INTERNAL_H
+
+#include "dcache.h"
+#include "mutex.h"
+#include "percpu.h"
+#include "rwlock.h"
+
+struct dcache_bucket {
+	spinlock_t lock;		/* writers of the chain */
+	struct hlist_head chain;	/* RCU readers */
+};
+
+/* Counters bumped on lookups: per CPU, so a hit writes nothing shared. */
+struct dcache_cpu_counters {
+	u64 hits;
+	u64 negative_hits;
+	u64 misses;
+	u64 fallbacks;
+} __aligned(CACHE_LINE);
+
+extern struct mutex namespace_mutex;
+extern seqcount_t rename_seq;
+extern struct dentry *dcache_root;
+extern spinlock_t dcache_big_lock;
+extern rwlock_t dcache_rwlock;
+extern struct dcache_cpu_counters dcache_counters[MAX_CPUS];
+
+/* Count on this CPU; the caller has preemption off (any read-side
+ * section or lock does). */
+#define dcache_count(field) (dcache_counters[this_cpu_id()].field++)
+
+/* Writers hold both lock-variant locks while they change hashed state,
+ * so readers under either lock never see a change half made. */
+void dcache_change_begin(void);
+void dcache_change_end(void);
+
+/* Under namespace_mutex. */
+struct dentry *d_find_locked(struct dentry *parent, const char *name,
+			     size_t len);
+struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len,
+		       struct ramfs_inode *inode);
+void d_set_inode(struct dentry *d, struct ramfs_inode *inode);
+void d_kill(struct dentry *d);
+int d_move(struct dentry *d, struct dentry *new_parent, const char *name,
+	   size_t len);
+void d_touch(struct dentry *d);
+
+/* The LRU and eviction (dcache_lru.c), under namespace_mutex. */
+extern u64 dcache_nr_entries, dcache_nr_evictions;
+extern unsigned int dcache_max_entries;
+void dcache_lru_add(struct dentry *d);
+void d_get_child_ref(struct dentry *parent);
+void d_put_child_ref(struct dentry *parent);
+void dcache_shrink_locked(unsigned int n);
+void dcache_make_room(void);
+
+/* Under rcu_read_lock() or one of the global locks. */
+struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
+			       size_t len, u32 hash, u32 *seq, bool validate);
+
+/* Walk under namespace_mutex, caching what the backing store says;
+ * stop_before_last returns the parent of the last component, named in
+ * *last_name (which the caller sets to NULL). */
+struct dentry *walk_locked(const char *path, bool stop_before_last,
+			   const char **last_name, size_t *last_len, int *err);
+
+/* A path's components, one at a time. */
+struct path_cursor {
+	const char *p;
+	const char *name;
+	size_t len;
+};
+
+int path_start(struct path_cursor *c, const char *path);
+bool path_next(struct path_cursor *c);
+
+#endif

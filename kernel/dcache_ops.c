@@ -1,0 +1,131 @@
+/*
+ * Changes to the namespace: create, remove and rename, each done first in
+ * the backing store, then mirrored in the cache, all under the namespace
+ * mutex. Lock-free walkers racing with a change see an entry's seq (or
+ * rename_seq) move and fall back to the locked walk, which waits for the
+ * mutex: so a walker sees the namespace before the change or after it.
+ */
+#include "dcache_internal.h"
+#include "errno.h"
+#include "ramfs.h"
+
+/* The parent entry of path's last component, a positive directory. */
+static struct dentry *parent_of(const char *path, const char **name,
+				size_t *len, int *err)
+{
+	struct dentry *parent;
+
+	*name = NULL;
+	parent = walk_locked(path, true, name, len, err);
+	if (!parent)
+		return NULL;
+	if ((*len == 1 && (*name)[0] == '.') ||
+	    (*len == 2 && (*name)[0] == '.' && (*name)[1] == '.')) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (!parent->inode || !parent->inode->is_dir) {
+		*err = parent->inode ? -ENOTDIR : -ENOENT;
+		return NULL;
+	}
+	return parent;
+}
+
+int dcache_create(const char *path, bool is_dir)
+{
+	struct ramfs_inode *inode;
+	struct dentry *parent, *d;
+	const char *name;
+	size_t len;
+	int err;
+
+	mutex_lock(&namespace_mutex);
+	parent = parent_of(path, &name, &len, &err);
+	if (!parent)
+		goto out;
+	err = ramfs_create(parent->inode, name, len, is_dir, &inode);
+	if (err)
+		goto out;
+	/* A negative entry gives way to the new inode; an uncached name is
+	 * cached now, since it is about to be looked up. */
+	d = d_find_locked(parent, name, len);
+	if (d)
+		d_set_inode(d, inode);
+	else
+		d_alloc(parent, name, len, inode);
+out:
+	mutex_unlock(&namespace_mutex);
+	return err;
+}
+
+int dcache_remove(const char *path, bool is_dir)
+{
+	struct dentry *parent, *d;
+	const char *name;
+	size_t len;
+	int err;
+
+	mutex_lock(&namespace_mutex);
+	parent = parent_of(path, &name, &len, &err);
+	if (!parent)
+		goto out;
+	/* Look it up first: the entry must not outlive the inode, which
+	 * ramfs frees after a grace period from now. */
+	d = d_find_locked(parent, name, len);
+	err = ramfs_remove(parent->inode, name, len, is_dir);
+	if (!err && d)
+		d_kill(d);
+out:
+	mutex_unlock(&namespace_mutex);
+	return err;
+}
+
+int dcache_rename(const char *from, const char *to)
+{
+	struct dentry *from_parent, *to_parent, *src, *dst;
+	const char *from_name, *to_name;
+	size_t from_len, to_len;
+	int err;
+
+	mutex_lock(&namespace_mutex);
+	from_parent = parent_of(from, &from_name, &from_len, &err);
+	if (!from_parent)
+		goto out;
+	to_parent = parent_of(to, &to_name, &to_len, &err);
+	if (!to_parent)
+		goto out;
+	src = d_find_locked(from_parent, from_name, from_len);
+	dst = d_find_locked(to_parent, to_name, to_len);
+	err = ramfs_rename(from_parent->inode, from_name, from_len,
+			   to_parent->inode, to_name, to_len);
+	if (err || src == dst)
+		goto out;
+	/* The replaced target (or its negative entry) goes; then the
+	 * source moves, or, if it was not cached, nothing more is known. */
+	if (dst)
+		d_kill(dst);
+	if (src)
+		err = d_move(src, to_parent, to_name, to_len);
+out:
+	mutex_unlock(&namespace_mutex);
+	return err;
+}
+
+int dcache_list(const char *path, void (*fn)(const char *name, size_t len,
+					     bool is_dir, void *arg),
+		void *arg)
+{
+	struct dentry *d;
+	int err;
+
+	mutex_lock(&namespace_mutex);
+	d = walk_locked(path, false, NULL, NULL, &err);
+	if (d && !d->inode)
+		err = -ENOENT;
+	else if (d && !d->inode->is_dir)
+		err = -ENOTDIR;
+	else if (d)
+		err = ramfs_list(d->inode, fn, arg);
+	mutex_unlock(&namespace_mutex);
+	return err;
+}

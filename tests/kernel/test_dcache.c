@@ -1,0 +1,374 @@
+/*
+ * The dcache suite: lookups agree with the backing tree, lock-free walkers
+ * racing renames, creates and deletes see only old or new truths, the
+ * cache keeps to its limit, negative entries give way, and lock-free
+ * lookups scale where the lock variants do not.
+ */
+#include "test_dcache.h"
+#include "kernel/dcache.h"
+#include "kernel/dcache_internal.h"
+#include "kernel/dcache_load.h"
+#include "kernel/dcache_tree.h"
+#include "kernel/errno.h"
+#include "kernel/kmalloc.h"
+#include "kernel/printk.h"
+#include "kernel/ramfs.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "lib/format.h"
+#include "lib/random.h"
+#include "lib/sort.h"
+#include "lib/string.h"
+
+static bool tree_ready;
+
+void dcache_test_need_tree(struct ktest_context *t)
+{
+	if (tree_ready)
+		return;
+	KEXPECT_EQ(dcache_tree_populate(0, TREE_FILES, TREE_SEED), 0);
+	tree_ready = true;
+}
+
+/* The truth, from the backing store alone, walked under the namespace
+ * mutex: what a lookup of path must answer. */
+static struct dcache_result truth(const char *path)
+{
+	struct dcache_result r = { 0, 0, false };
+	struct ramfs_inode *dir = ramfs_root(), *next;
+	struct path_cursor c;
+
+	r.err = path_start(&c, path);
+	if (r.err)
+		return r;
+	mutex_lock(&namespace_mutex);
+	while (path_next(&c)) {
+		if (!dir->is_dir) {
+			r.err = -ENOTDIR;
+			goto out;
+		}
+		if (c.len == 1 && c.name[0] == '.')
+			continue;
+		if (c.len == 2 && c.name[0] == '.' && c.name[1] == '.') {
+			dir = dir->parent;
+			continue;
+		}
+		next = ramfs_lookup(dir, c.name, c.len);
+		if (!next) {
+			r.err = -ENOENT;
+			goto out;
+		}
+		dir = next;
+	}
+	r.ino = dir->ino;
+	r.is_dir = dir->is_dir;
+out:
+	mutex_unlock(&namespace_mutex);
+	return r;
+}
+
+/* A random path: a tree file (some beyond the tree: absent), a
+ * directory, or a file reached through "." and "..". */
+static void random_path(struct prng *rng, char *buf, size_t size)
+{
+	unsigned int i = prng_below(rng, TREE_FILES + TREE_FILES / 4);
+	char file[48];
+
+	dcache_tree_file_path(i, TREE_SEED, file, sizeof(file));
+	switch (prng_below(rng, 5)) {
+	case 0:
+		ksnprintf(buf, size, "/d%llu/../d%llu/./d%llu",
+			  prng_below(rng, 20), prng_below(rng, 16),
+			  prng_below(rng, 18));
+		break;
+	case 1: {
+		/* /dA/dB/fi -> /dA/./dB/../dB/fi */
+		const char *b = strchr(file + 1, '/'), *f = strchr(b + 1, '/');
+		int alen = b - file, blen = f - b;
+
+		ksnprintf(buf, size, "%.*s/.%.*s/..%.*s%s", alen, file, blen, b,
+			  blen, b, f);
+		break;
+	}
+	case 2:
+		ksnprintf(buf, size, "%s/x", file);	/* ENOTDIR or ENOENT */
+		break;
+	default:
+		strlcpy(buf, file, size);
+	}
+}
+
+KTEST_TIMEOUT(dcache, lookups_agree_with_backing_tree, 300000)
+{
+	struct prng rng;
+	unsigned int i, wrong = 0;
+	char path[128];
+
+	dcache_test_need_tree(t);
+	prng_seed(&rng, 42);
+	for (i = 0; i < 100000; i++) {
+		struct dcache_result want, got;
+
+		random_path(&rng, path, sizeof(path));
+		want = truth(path);
+		got = dcache_walk(path, i % 2 ? DCACHE_RCU : DCACHE_RWLOCK);
+		if (got.err == want.err && got.ino == want.ino &&
+		    got.is_dir == want.is_dir)
+			continue;
+		if (wrong++ < 5)
+			KTEST_FAIL("%s: cache says err %d ino %llu, the tree "
+				   "err %d ino %llu", path, got.err, got.ino,
+				   want.err, want.ino);
+	}
+	KEXPECT_EQ(wrong, 0u);
+}
+
+KTEST(dcache, negative_entry_gives_way)
+{
+	struct dcache_stats before, after;
+	struct dcache_result r;
+
+	KEXPECT_EQ(dcache_create("/neg", true), 0);
+	r = dcache_walk("/neg/x", DCACHE_RCU);
+	KEXPECT_EQ(r.err, -ENOENT);
+	dcache_get_stats(&before);
+	r = dcache_walk("/neg/x", DCACHE_RCU);	/* from the negative entry */
+	dcache_get_stats(&after);
+	KEXPECT_EQ(r.err, -ENOENT);
+	KEXPECT_EQ(after.negative_hits, before.negative_hits + 1);
+	KEXPECT_EQ(dcache_create("/neg/x", false), 0);
+	r = dcache_walk("/neg/x", DCACHE_RCU);
+	KEXPECT_EQ(r.err, 0);
+	KEXPECT_EQ(r.ino, truth("/neg/x").ino);
+	KEXPECT_EQ(dcache_remove("/neg/x", false), 0);
+	KEXPECT_EQ(dcache_walk("/neg/x", DCACHE_RCU).err, -ENOENT);
+	KEXPECT_EQ(dcache_remove("/neg", true), 0);
+	KEXPECT_EQ(dcache_walk("/neg", DCACHE_RCU).err, -ENOENT);
+}
+
+KTEST(dcache, changes_report_errors)
+{
+	KEXPECT_EQ(dcache_create("/e1", true), 0);
+	KEXPECT_EQ(dcache_create("/e1", true), -EEXIST);
+	KEXPECT_EQ(dcache_create("/e1/f", false), 0);
+	KEXPECT_EQ(dcache_create("/e1/f/g", false), -ENOTDIR);
+	KEXPECT_EQ(dcache_create("/nope/g", false), -ENOENT);
+	KEXPECT_EQ(dcache_create("relative", false), -EINVAL);
+	KEXPECT_EQ(dcache_remove("/e1", true), -ENOTEMPTY);
+	KEXPECT_EQ(dcache_remove("/e1/f", true), -ENOTDIR);
+	KEXPECT_EQ(dcache_rename("/e1", "/e1/sub"), -EINVAL);
+	KEXPECT_EQ(dcache_rename("/e1/f", "/e2"), 0);
+	KEXPECT_EQ(dcache_walk("/e1/f", DCACHE_RCU).err, -ENOENT);
+	KEXPECT_EQ(dcache_walk("/e2", DCACHE_RCU).err, 0);
+	KEXPECT_EQ(dcache_remove("/e2", false), 0);
+	KEXPECT_EQ(dcache_remove("/e1", true), 0);
+}
+
+/* Renaming a directory moves what is under it: a walk through the old
+ * name fails and one through the new name finds the same inode. */
+KTEST(dcache, rename_moves_subtree)
+{
+	struct dcache_result before, after;
+
+	KEXPECT_EQ(dcache_create("/mv1", true), 0);
+	KEXPECT_EQ(dcache_create("/mv1/a_name_longer_than_the_inline_buffer", false), 0);
+	before = dcache_walk("/mv1/a_name_longer_than_the_inline_buffer", DCACHE_RCU);
+	KEXPECT_EQ(before.err, 0);
+	KEXPECT_EQ(dcache_rename("/mv1", "/mv2"), 0);
+	after = dcache_walk("/mv2/a_name_longer_than_the_inline_buffer", DCACHE_RCU);
+	KEXPECT_EQ(after.err, 0);
+	KEXPECT_EQ(after.ino, before.ino);
+	KEXPECT_EQ(dcache_walk("/mv1/a_name_longer_than_the_inline_buffer",
+			       DCACHE_RCU).err, -ENOENT);
+	KEXPECT_EQ(dcache_rename("/mv2/a_name_longer_than_the_inline_buffer",
+				 "/mv2/short"), 0);
+	KEXPECT_EQ(dcache_walk("/mv2/short", DCACHE_RCU).ino, before.ino);
+	KEXPECT_EQ(dcache_remove("/mv2/short", false), 0);
+	KEXPECT_EQ(dcache_remove("/mv2", true), 0);
+}
+
+/*
+ * Walkers on every CPU against a writer that renames files across
+ * directories, renames a directory, and creates and deletes files. Each
+ * answer must be one the namespace gave at some instant: a churned file
+ * is absent or has its own inode number, a created one an inode number
+ * handed out already, a tree file is always there. A freed or poisoned
+ * entry would show up as a wrong or impossible inode number.
+ */
+#define CHURN_FILES	16u
+#define CHURN_MS	1500u
+
+struct churn {
+	u64 file_ino[CHURN_FILES];
+	u64 z_ino;
+	u64 deadline_ns;
+	u64 checks, wrong;
+	unsigned int readers_left;
+};
+
+static struct churn churn;
+
+static bool answer_ok(struct dcache_result r, u64 want_ino)
+{
+	if (r.err == -ENOENT)
+		return true;
+	if (r.err || r.is_dir)
+		return false;
+	return want_ino ? r.ino == want_ino : r.ino && r.ino < ramfs_next_ino();
+}
+
+/* Find /churn/t/n<j> lock-free and hold it across 20 microseconds,
+ * as a slow reader would: the writer may delete it meanwhile, but its
+ * memory must stay intact until the read-side section ends. */
+static bool held_entry_stays_intact(unsigned int j)
+{
+	struct dentry *d;
+	char name[16];
+	bool intact = true;
+	u32 seq;
+	int len = ksnprintf(name, sizeof(name), "n%u", j);
+
+	rcu_read_lock();
+	d = d_lookup_rcu(dcache_root, "churn", 5, &seq);
+	d = d ? d_lookup_rcu(d, "t", 1, &seq) : NULL;
+	d = d ? d_lookup_rcu(d, name, len, &seq) : NULL;
+	if (d) {
+		u64 until = clock_ns() + 20000;
+
+		while (clock_ns() < until)
+			arch_cpu_relax();
+		intact = READ_ONCE(d->magic) == DENTRY_LIVE;
+	}
+	rcu_read_unlock();
+	return intact;
+}
+
+static void churn_reader(void *arg)
+{
+	struct prng rng;
+	u64 checks = 0, wrong = 0;
+	char path[64];
+
+	prng_seed(&rng, (uptr)arg);
+	while (clock_ns() < READ_ONCE(churn.deadline_ns)) {
+		unsigned int j = prng_below(&rng, CHURN_FILES);
+
+		ksnprintf(path, sizeof(path), "/churn/%c/k%u",
+			  prng_below(&rng, 2) ? 'a' : 'b', j);
+		wrong += !answer_ok(dcache_walk(path, DCACHE_RCU),
+				    churn.file_ino[j]);
+		wrong += !answer_ok(dcache_walk(prng_below(&rng, 2) ?
+						"/churn/x/z" : "/churn/y/z",
+						DCACHE_RCU), churn.z_ino);
+		ksnprintf(path, sizeof(path), "/churn/t/n%u", j);
+		wrong += !answer_ok(dcache_walk(path, DCACHE_RCU), 0);
+		dcache_tree_file_path(prng_below(&rng, TREE_FILES), TREE_SEED,
+				      path, sizeof(path));
+		wrong += dcache_walk(path, DCACHE_RCU).err != 0;
+		wrong += !held_entry_stays_intact(j);
+		checks += 5;
+	}
+	__atomic_fetch_add(&churn.checks, checks, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&churn.wrong, wrong, __ATOMIC_RELAXED);
+}
+
+static void churn_writer(struct ktest_context *t, struct prng *rng)
+{
+	bool where[CHURN_FILES] = { false }, z_in_y = false;
+	bool made[CHURN_FILES] = { false };
+	char from[64], to[64];
+	u64 ops = 0;
+
+	while (clock_ns() < churn.deadline_ns) {
+		unsigned int j = prng_below(rng, CHURN_FILES);
+		int err;
+
+		switch (prng_below(rng, 4)) {
+		case 0:
+			ksnprintf(from, sizeof(from), "/churn/%c/k%u",
+				  where[j] ? 'b' : 'a', j);
+			ksnprintf(to, sizeof(to), "/churn/%c/k%u",
+				  where[j] ? 'a' : 'b', j);
+			err = dcache_rename(from, to);
+			where[j] = !where[j];
+			break;
+		case 1:
+			err = z_in_y ? dcache_rename("/churn/y", "/churn/x")
+				     : dcache_rename("/churn/x", "/churn/y");
+			z_in_y = !z_in_y;
+			break;
+		default:
+			ksnprintf(from, sizeof(from), "/churn/t/n%u", j);
+			err = made[j] ? dcache_remove(from, false)
+				      : dcache_create(from, false);
+			made[j] = !made[j];
+		}
+		KEXPECT_EQ(err, 0);
+		ops++;
+		if (ops % 8 == 0)
+			yield();
+	}
+	KEXPECT_GT(ops, 100ull);
+}
+
+KTEST_TIMEOUT(dcache, walkers_see_old_or_new_truth, 120000)
+{
+	struct thread *readers[MAX_CPUS];
+	struct dcache_stats before, after;
+	char path[64];
+	unsigned int c, j;
+	struct prng rng;
+
+	dcache_test_need_tree(t);
+	KASSERT_EQ(dcache_create("/churn", true), 0);
+	KASSERT_EQ(dcache_create("/churn/a", true), 0);
+	KASSERT_EQ(dcache_create("/churn/b", true), 0);
+	KASSERT_EQ(dcache_create("/churn/t", true), 0);
+	KASSERT_EQ(dcache_create("/churn/x", true), 0);
+	KASSERT_EQ(dcache_create("/churn/x/z", false), 0);
+	churn.z_ino = truth("/churn/x/z").ino;
+	for (j = 0; j < CHURN_FILES; j++) {
+		ksnprintf(path, sizeof(path), "/churn/a/k%u", j);
+		KASSERT_EQ(dcache_create(path, false), 0);
+		churn.file_ino[j] = truth(path).ino;
+	}
+	dcache_get_stats(&before);
+	churn.checks = churn.wrong = 0;
+	churn.deadline_ns = clock_ns() + CHURN_MS * NSEC_PER_MSEC;
+	for (c = 0; c < nr_cpus_online; c++) {
+		readers[c] = thread_create_on(churn_reader, (void *)(uptr)c,
+					      "churn_reader", c);
+		KASSERT_TRUE(readers[c] != NULL);
+	}
+	prng_seed(&rng, 99);
+	churn_writer(t, &rng);
+	for (c = 0; c < nr_cpus_online; c++)
+		thread_join(readers[c]);
+	console_printf("    # %llu checks by %u walkers, %llu wrong\n",
+		       churn.checks, nr_cpus_online, churn.wrong);
+	dcache_get_stats(&after);
+	KEXPECT_GT(churn.checks, 1000ull);
+	KEXPECT_EQ(churn.wrong, 0ull);
+	KEXPECT_EQ(after.freed_seen, before.freed_seen);
+}
+
+KTEST_TIMEOUT(dcache, cache_keeps_to_its_limit, 120000)
+{
+	struct dcache_stats s, before;
+	unsigned int i, over = 0;
+	char path[64];
+
+	dcache_test_need_tree(t);
+	dcache_get_stats(&before);
+	dcache_set_max_entries(300);
+	for (i = 0; i < 3000; i++) {
+		dcache_tree_file_path(i % TREE_FILES, TREE_SEED, path,
+				      sizeof(path));
+		KEXPECT_EQ(dcache_walk(path, DCACHE_RCU).err, 0);
+		dcache_get_stats(&s);
+		over += s.entries > 300;
+	}
+	dcache_set_max_entries(before.max_entries);
+	KEXPECT_EQ(over, 0u);
+	KEXPECT_GT(s.evictions, before.evictions + 1000);
+}
