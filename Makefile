@@ -4,6 +4,8 @@
 #   make run        boot in QEMU, serial console on this terminal
 #   make test       host unit tests, sparse, the boot matrix, crash tests
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
+#   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
+#                   a table, and build/bench/scaling.svg
 #   make gdb        boot QEMU stopped, with gdb attached
 #   make deps       install the Debian packages the others need
 #   make clean
@@ -24,6 +26,8 @@ MEM		?= 512M
 CMDLINE		?=
 ACCEL		?= tcg
 SECS		?= 60
+BENCH_SMP	?= 1 2 4
+BENCH_BUILD	:= $(BUILD)/bench-kernel
 QEMU		:= qemu-system-x86_64
 
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
@@ -58,7 +62,8 @@ else
 Q := @
 endif
 
-.PHONY: all run test gdb deps check host-test boot-test clean torture
+.PHONY: all run test gdb deps check host-test boot-test clean torture bench \
+	bench-smoke
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -150,12 +155,33 @@ check: deps
 boot-test: $(KERNEL)
 	$(Q)tests/matrix
 
-test: deps host-test check all boot-test
+# Each benchmark once, briefly: does it run, and is its output valid?
+bench-smoke: $(KERNEL)
+	$(Q)tests/boot --quiet --smp 2 --log $(BUILD)/bench-smoke.log \
+		--cmdline 'ktest=none bench=all bench.quick=1'
+	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log
+
+test: deps host-test check all boot-test bench-smoke
 
 torture: deps $(KERNEL)
 	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \
 		--log $(BUILD)/torture.log \
 		--cmdline 'ktest=rcutorture torture.secs=$(SECS) torture.stat_interval=60 $(CMDLINE)'
+
+# Figures come from a kernel without the debug checks, booted once per
+# CPU count in BENCH_SMP.
+bench: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) DEBUG=0 \
+		$(BENCH_BUILD)/quiesce.elf
+	@mkdir -p $(BUILD)/bench
+	$(Q)for n in $(BENCH_SMP); do \
+		BUILD=$(BENCH_BUILD) tests/boot --quiet --smp $$n --mem 512M \
+			--timeout 1800 --log $(BUILD)/bench/smp$$n.log \
+			--cmdline 'ktest=none bench=all $(CMDLINE)' || exit 1; \
+	done
+	$(Q)tests/bench/collect --out $(BUILD)/bench/results.json \
+		--svg $(BUILD)/bench/scaling.svg \
+		$(foreach n,$(BENCH_SMP),$(BUILD)/bench/smp$(n).log)
 
 deps:
 	$(Q)tests/deps

@@ -16,6 +16,8 @@
 #include "lib/hash.h"
 #include "lib/string.h"
 
+#define DCACHE_LOCK_FREE_TRIES	4
+
 enum walk_outcome {
 	WALK_DONE,	/* *out holds the answer, from the cache */
 	WALK_MISS,	/* a component is not cached */
@@ -173,8 +175,8 @@ static void reader_exit(enum dcache_mode mode)
 	}
 }
 
-bool dcache_walk_cached(const char *path, enum dcache_mode mode,
-			struct dcache_result *out)
+static enum walk_outcome walk_once(const char *path, enum dcache_mode mode,
+				   struct dcache_result *out)
 {
 	bool lock_free = mode == DCACHE_RCU;
 	enum walk_outcome o;
@@ -193,7 +195,13 @@ bool dcache_walk_cached(const char *path, enum dcache_mode mode,
 	else if (o == WALK_UNSURE)
 		dcache_count(fallbacks);
 	reader_exit(mode);
-	return o == WALK_DONE;
+	return o;
+}
+
+bool dcache_walk_cached(const char *path, enum dcache_mode mode,
+			struct dcache_result *out)
+{
+	return walk_once(path, mode, out) == WALK_DONE;
 }
 
 /* The entry for one component under d, from the cache or else from the
@@ -264,11 +272,21 @@ struct dentry *walk_locked(const char *path, bool stop_before_last,
 struct dcache_result dcache_walk(const char *path, enum dcache_mode mode)
 {
 	struct dcache_result r;
+	unsigned int tries;
 	struct dentry *d;
 	int err;
 
-	if (dcache_walk_cached(path, mode, &r))
-		return r;
+	/* A change that made a walk unsure is over in well under a walk's
+	 * time, so try again lock-free before queueing on the mutex behind
+	 * every writer; a miss needs the mutex at once. */
+	for (tries = 0; tries < DCACHE_LOCK_FREE_TRIES; tries++) {
+		enum walk_outcome o = walk_once(path, mode, &r);
+
+		if (o == WALK_DONE)
+			return r;
+		if (o == WALK_MISS)
+			break;
+	}
 	mutex_lock(&namespace_mutex);
 	d = walk_locked(path, false, NULL, NULL, &err);
 	if (d)

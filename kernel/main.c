@@ -4,6 +4,7 @@
  */
 #include "main.h"
 #include "arch.h"
+#include "bench.h"
 #include "bootinfo.h"
 #include "cmdline.h"
 #include "crash.h"
@@ -64,6 +65,7 @@ static __noreturn void kernel_init(void)
 	 * pass as "0 tests, all passed". */
 	passed = ktest_spec_valid(ktest_spec);
 	passed &= ktest_run(ktest_spec);
+	passed &= bench_run(bench_spec);
 	if (exit_when_done)
 		arch_exit_emulator(passed ? EXIT_STATUS_PASS : EXIT_STATUS_FAIL);
 	for (;;)

@@ -167,3 +167,20 @@ char *next_token(char **cursor)
 	*cursor = p;
 	return word;
 }
+
+bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && strncmp(p, word, n) == 0)
+			return true;
+		if (!comma)
+			return false;
+		p = comma + 1;
+	}
+}

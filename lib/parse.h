@@ -24,4 +24,7 @@ int parse_bool(const char *s, bool *out);
  */
 char *next_token(char **cursor);
 
+/* Is word one of the items of the comma-separated list? ("a,bc", "bc") */
+bool list_has(const char *list, const char *word);
+
 #endif

@@ -189,8 +189,22 @@ static void test_tokens(void)
 	CHECK(next_token(&cursor) == NULL);
 }
 
+static void test_list_has(void)
+{
+	CHECK(list_has("a,bc,d", "bc"));
+	CHECK(list_has("a,bc,d", "a"));
+	CHECK(list_has("a,bc,d", "d"));
+	CHECK(!list_has("a,bc,d", "b"));
+	CHECK(!list_has("a,bc,d", "bcd"));
+	CHECK(!list_has("", "a"));
+	CHECK(list_has("", ""));
+	CHECK(list_has("a,,b", ""));
+	CHECK(!list_has("abc", "ab"));
+}
+
 int main(void)
 {
+	test_list_has();
 	test_u64();
 	test_s64();
 	test_size();

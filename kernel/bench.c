@@ -1,0 +1,124 @@
+/*
+ * The benchmark runner and the report format (see bench.h).
+ */
+#include "bench.h"
+#include "cmdline.h"
+#include "percpu.h"
+#include "printk.h"
+#include "sched.h"
+#include "lib/parse.h"
+#include "lib/sort.h"
+#include "lib/string.h"
+
+extern const struct bench __start_bench_cases[], __stop_bench_cases[];
+
+char bench_spec[256] = "none";
+CMDLINE_STRING("bench", bench_spec,
+	       "benchmarks to run after the self-tests: a comma list, all or none");
+static bool bench_quick;
+CMDLINE_BOOL("bench.quick", bench_quick,
+	     "one short pass of each benchmark (a smoke test, not a figure)");
+
+#define BENCH_REPEATS		11
+#define BENCH_SLICE_MS		200
+#define BENCH_QUICK_SLICE_MS	10
+
+void bench_report(struct bench_run *b, const char *figure, const char *unit,
+		  u64 *samples, unsigned int n)
+{
+	if (!n)
+		return;
+	sort_u64(samples, n);
+	console_printf("BENCH {\"bench\": \"%s\", \"figure\": \"%s\", "
+		       "\"unit\": \"%s\", \"cpus\": %u, \"samples\": %u, "
+		       "\"median\": %llu, \"min\": %llu, \"max\": %llu, "
+		       "\"p10\": %llu, \"p90\": %llu}\n", b->name, figure, unit,
+		       nr_cpus_online, n, percentile_u64(samples, n, 50),
+		       samples[0], samples[n - 1],
+		       percentile_u64(samples, n, 10),
+		       percentile_u64(samples, n, 90));
+}
+
+static bool selected(const char *spec, const struct bench *bn)
+{
+	return !strcmp(spec, "all") || list_has(spec, bn->name);
+}
+
+bool bench_spec_valid(const char *spec)
+{
+	char word[64];
+	const char *p = spec;
+
+	if (!strcmp(spec, "all") || !strcmp(spec, "none"))
+		return true;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct bench *bn;
+		bool found = false;
+
+		strlcpy(word, p, len + 1 < sizeof(word) ? len + 1 : sizeof(word));
+		for (bn = __start_bench_cases; bn < __stop_bench_cases; bn++)
+			found |= !strcmp(bn->name, word);
+		if (!found) {
+			pr_err("bench: no benchmark named '%s' (expected a comma "
+			       "list of names, all or none)\n", word);
+			return false;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return true;
+}
+
+struct bench_call {
+	const struct bench *bench;
+	struct bench_run *run;
+};
+
+static void bench_thread(void *arg)
+{
+	struct bench_call *call = arg;
+
+	call->bench->fn(call->run);
+}
+
+/* Every benchmark starts on cpu0, so that "the other CPUs" and "one
+ * CPU" mean the same in every run. */
+static void run_on_cpu0(const struct bench *bn, struct bench_run *run)
+{
+	struct bench_call call = { bn, run };
+	struct thread *t = thread_create_on(bench_thread, &call, "bench", 0);
+
+	if (!t) {
+		pr_err("bench: no memory for a thread to run %s\n", bn->name);
+		return;
+	}
+	thread_join(t);
+}
+
+bool bench_run(const char *spec)
+{
+	const struct bench *bn;
+
+	if (!bench_spec_valid(spec))
+		return false;
+	for (bn = __start_bench_cases; bn < __stop_bench_cases; bn++) {
+		struct bench_run run = {
+			.name = bn->name,
+			.repeats = bench_quick ? 1 : BENCH_REPEATS,
+			.slice_ms = bench_quick ? BENCH_QUICK_SLICE_MS
+						: BENCH_SLICE_MS,
+			.quick = bench_quick,
+		};
+
+		if (!selected(spec, bn))
+			continue;
+		console_printf("# bench %s on %u CPUs\n", bn->name,
+			       nr_cpus_online);
+		run_on_cpu0(bn, &run);
+	}
+	console_printf("# bench: done\n");
+	return true;
+}

@@ -1,0 +1,52 @@
+/*
+ * In-kernel benchmarks, registered like the self-tests:
+ *
+ *	BENCH(read_side)
+ *	{
+ *		...time something b->repeats times into samples[]...
+ *		bench_report(b, "rcu_read_lock", "ns/iter", samples, n);
+ *	}
+ *
+ * `bench=` on the command line (a comma list, `all` or `none`) or the
+ * shell's `bench` runs them after the self-tests. Each figure is printed
+ * as one line, `BENCH {json}`, holding the benchmark, the figure, its
+ * unit, the CPU count and the median, minimum, maximum and 10th/90th
+ * percentiles of its samples; tests/bench/collect gathers those lines.
+ * Benchmarks report figures and judge nothing: the self-tests judge.
+ */
+#ifndef KERNEL_BENCH_H
+#define KERNEL_BENCH_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct bench_run {
+	const char *name;
+	unsigned int repeats;	/* samples per figure */
+	unsigned int slice_ms;	/* length of one timed slice, where timed */
+	bool quick;		/* bench.quick=1: one short pass, a smoke test */
+};
+
+struct bench {
+	const char *name;
+	void (*fn)(struct bench_run *b);
+};
+
+#define BENCH(n)							\
+	static void bench_fn_##n(struct bench_run *b);			\
+	static const struct bench bench_desc_##n			\
+	__used __section("bench_cases") __aligned(8) = {		\
+		.name = #n, .fn = bench_fn_##n,				\
+	};								\
+	static void bench_fn_##n(struct bench_run *b)
+
+/* Sort samples and print one figure. */
+void bench_report(struct bench_run *b, const char *figure, const char *unit,
+		  u64 *samples, unsigned int n);
+/* Run the benchmarks the spec names; false if it names one that does
+ * not exist. */
+bool bench_run(const char *spec);
+bool bench_spec_valid(const char *spec);
+extern char bench_spec[256];
+
+#endif

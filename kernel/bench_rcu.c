@@ -1,0 +1,124 @@
+/*
+ * RCU's update side: grace-period latency (normal and expedited, with the
+ * other CPUs idle and with each running a CPU-bound thread), the cost of
+ * queueing a callback, callback throughput, and kfree_rcu().
+ */
+#include "bench.h"
+#include "kmalloc.h"
+#include "percpu.h"
+#include "rcupdate.h"
+#include "sched.h"
+#include "time.h"
+
+#define GP_SAMPLES		50u
+#define CALLBACKS		20000u
+
+static bool spinners_stop;
+
+static void spinner(void *unused)
+{
+	(void)unused;
+	while (!READ_ONCE(spinners_stop))
+		arch_cpu_relax();
+}
+
+static void time_waits(struct bench_run *b, const char *figure,
+		       void (*wait)(void))
+{
+	static u64 samples[GP_SAMPLES];
+	unsigned int i, n = b->quick ? 3 : GP_SAMPLES;
+
+	for (i = 0; i < n; i++) {
+		u64 start = clock_ns();
+
+		wait();
+		samples[i] = (clock_ns() - start) / 1000;
+		sleep_ms(1);
+	}
+	bench_report(b, figure, "us", samples, n);
+}
+
+/* A CPU-bound thread on every CPU but the caller's. */
+static unsigned int start_spinners(struct thread **threads)
+{
+	unsigned int c, n = 0, me = this_cpu_id();
+
+	spinners_stop = false;
+	for (c = 0; c < nr_cpus_online; c++)
+		if (c != me && (threads[n] = thread_create_on(spinner, NULL,
+							      "spinner", c)))
+			n++;
+	return n;
+}
+
+static void stop_spinners(struct thread **threads, unsigned int n)
+{
+	WRITE_ONCE(spinners_stop, true);
+	while (n--)
+		thread_join(threads[n]);
+}
+
+BENCH(grace_period)
+{
+	struct thread *threads[MAX_CPUS];
+	unsigned int n;
+
+	time_waits(b, "synchronize_kernel idle", synchronize_kernel);
+	time_waits(b, "synchronize_rcu_expedited idle",
+		   synchronize_rcu_expedited);
+	n = start_spinners(threads);
+	time_waits(b, "synchronize_kernel loaded", synchronize_kernel);
+	time_waits(b, "synchronize_rcu_expedited loaded",
+		   synchronize_rcu_expedited);
+	stop_spinners(threads, n);
+}
+
+static void count_invoked(void *arg)
+{
+	(*(u64 *)arg)++;	/* callbacks of one CPU run in order, there */
+}
+
+static void free_object(void *arg)
+{
+	kfree(arg);
+}
+
+BENCH(call_rcu)
+{
+	static struct rcu_head heads[CALLBACKS];
+	u64 queue_ns[32], rate[32], kfree_ns[32], invoked = 0;
+	unsigned int r, i, n = b->repeats < 32 ? b->repeats : 32;
+	unsigned int count = b->quick ? 100 : CALLBACKS;
+
+	for (r = 0; r < n; r++) {
+		u64 start, queued, done;
+
+		/* On one CPU, so that count_invoked() runs only there. */
+		preempt_disable();
+		start = clock_ns();
+		for (i = 0; i < count; i++)
+			call_rcu(&heads[i], count_invoked, &invoked);
+		queued = clock_ns();
+		preempt_enable();
+		rcu_barrier();
+		done = clock_ns();
+		queue_ns[r] = (queued - start) / count;
+		rate[r] = (u64)count * NSEC_PER_SEC / (done - start);
+	}
+	bench_report(b, "call_rcu cost", "ns/call", queue_ns, n);
+	bench_report(b, "callback throughput", "callbacks/s", rate, n);
+	for (r = 0; r < n; r++) {
+		u64 start = clock_ns();
+
+		for (i = 0; i < count; i++) {
+			struct rcu_head *obj = kmalloc(sizeof(*obj));
+
+			if (!obj)
+				break;
+			call_rcu(obj, free_object, obj);
+		}
+		kfree_ns[r] = (clock_ns() - start) / count;
+		rcu_barrier();
+	}
+	bench_report(b, "kmalloc + kfree_rcu", "ns/call", kfree_ns, n);
+}
