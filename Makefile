@@ -34,8 +34,19 @@ KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
 		   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 		   -fno-toplevel-reorder \
-		   -fno-stack-protector -Wall -Wextra -Werror \
+		   -Wall -Wextra -Werror \
 		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -MMD -MP
+# The debug build also catches undefined behaviour and stack overruns,
+# with the kernel's own handlers (kernel/ubsan.c, kernel/stack_protector.c,
+# which are built without them).
+ifeq ($(DEBUG),1)
+KERNEL_CFLAGS	+= -fsanitize=undefined -fstack-protector-strong \
+		   -mstack-protector-guard=global
+$(BUILD)/obj/kernel/ubsan.c.o $(BUILD)/obj/kernel/stack_protector.c.o: \
+	KERNEL_CFLAGS += -fno-sanitize=undefined -fno-stack-protector
+else
+KERNEL_CFLAGS	+= -fno-stack-protector
+endif
 KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) -MMD -MP
 KERNEL_LDFLAGS	:= -nostdlib -z max-page-size=4096 -z noexecstack \
 		   --no-warn-rwx-segments -T linker.ld

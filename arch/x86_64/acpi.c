@@ -10,6 +10,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 struct sdt_header {
 	char signature[4];
@@ -66,11 +67,11 @@ static const struct sdt_header *find_table(const char *sig)
 	const struct sdt_header *root;
 	size_t entry_size, n, i;
 
-	if (boot_info.rsdp_v2 && *(const u64 *)(rsdp + 24)) {
-		root_phys = *(const u64 *)(rsdp + 24);
+	if (boot_info.rsdp_v2 && get_unaligned_u64(rsdp + 24)) {
+		root_phys = get_unaligned_u64(rsdp + 24);
 		entry_size = 8;
 	} else {
-		root_phys = *(const u32 *)(rsdp + 16);
+		root_phys = get_unaligned_u32(rsdp + 16);
 		entry_size = 4;
 	}
 	root = table_at(root_phys);
@@ -79,7 +80,8 @@ static const struct sdt_header *find_table(const char *sig)
 	n = (root->length - sizeof(*root)) / entry_size;
 	for (i = 0; i < n; i++) {
 		const u8 *e = (const u8 *)(root + 1) + i * entry_size;
-		u64 phys = entry_size == 8 ? *(const u64 *)e : *(const u32 *)e;
+		u64 phys = entry_size == 8 ? get_unaligned_u64(e)
+					   : get_unaligned_u32(e);
 		const struct sdt_header *t = table_at(phys);
 
 		if (t && memcmp(t->signature, sig, 4) == 0)
@@ -109,15 +111,15 @@ static void parse_madt(const struct sdt_header *madt, u32 boot_apic_id)
 	const u8 *p = (const u8 *)madt + sizeof(*madt);
 	const u8 *end = (const u8 *)madt + madt->length;
 
-	acpi.lapic_phys = *(const u32 *)p;
-	acpi.have_8259 = *(const u32 *)(p + 4) & MADT_PCAT_COMPAT;
+	acpi.lapic_phys = get_unaligned_u32(p);
+	acpi.have_8259 = get_unaligned_u32(p + 4) & MADT_PCAT_COMPAT;
 	for (p += 8; p + 2 <= end && p[1] >= 2; p += p[1]) {
 		switch (p[0]) {
 		case MADT_LAPIC:
-			add_cpu(p[3], *(const u32 *)(p + 4), boot_apic_id);
+			add_cpu(p[3], get_unaligned_u32(p + 4), boot_apic_id);
 			break;
 		case MADT_X2APIC:
-			add_cpu(*(const u32 *)(p + 4), *(const u32 *)(p + 8),
+			add_cpu(get_unaligned_u32(p + 4), get_unaligned_u32(p + 8),
 				boot_apic_id);
 			break;
 		case MADT_IOAPIC:
@@ -126,8 +128,8 @@ static void parse_madt(const struct sdt_header *madt, u32 boot_apic_id)
 					&acpi.ioapics[acpi.nr_ioapics++];
 
 				io->id = p[2];
-				io->phys = *(const u32 *)(p + 4);
-				io->gsi_base = *(const u32 *)(p + 8);
+				io->phys = get_unaligned_u32(p + 4);
+				io->gsi_base = get_unaligned_u32(p + 8);
 			}
 			break;
 		case MADT_OVERRIDE:
@@ -136,12 +138,12 @@ static void parse_madt(const struct sdt_header *madt, u32 boot_apic_id)
 					&acpi.overrides[acpi.nr_overrides++];
 
 				o->irq = p[3];
-				o->gsi = *(const u32 *)(p + 4);
-				o->flags = *(const u16 *)(p + 8);
+				o->gsi = get_unaligned_u32(p + 4);
+				o->flags = get_unaligned_u16(p + 8);
 			}
 			break;
 		case MADT_LAPIC_ADDRESS:
-			acpi.lapic_phys = *(const u64 *)(p + 4);
+			acpi.lapic_phys = get_unaligned_u64(p + 4);
 			break;
 		}
 	}
@@ -174,12 +176,12 @@ static void find_s5(const struct sdt_header *dsdt)
 static void parse_fadt(const struct sdt_header *fadt)
 {
 	const u8 *f = (const u8 *)fadt;
-	u64 dsdt = *(const u32 *)(f + FADT_DSDT);
+	u64 dsdt = get_unaligned_u32(f + FADT_DSDT);
 	const struct sdt_header *d;
 
-	acpi.pm1a_control = (u16)*(const u32 *)(f + FADT_PM1A_CONTROL);
-	if (fadt->length >= FADT_X_DSDT + 8 && *(const u64 *)(f + FADT_X_DSDT))
-		dsdt = *(const u64 *)(f + FADT_X_DSDT);
+	acpi.pm1a_control = (u16)get_unaligned_u32(f + FADT_PM1A_CONTROL);
+	if (fadt->length >= FADT_X_DSDT + 8 && get_unaligned_u64(f + FADT_X_DSDT))
+		dsdt = get_unaligned_u64(f + FADT_X_DSDT);
 	d = table_at(dsdt);
 	if (d)
 		find_s5(d);
