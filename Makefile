@@ -2,7 +2,9 @@
 #
 #   make            kernel ELF and boot ISO under build/
 #   make run        boot in QEMU, serial console on this terminal
-#   make test       host unit tests, sparse, the boot matrix, crash tests
+#   make test       host unit tests, sparse, the model check, the boot
+#                   matrix, crash tests, a benchmark smoke run
+#   make model      spin checks the grace-period model (tests/model/)
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
 #   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
 #                   a table, and build/bench/scaling.svg
@@ -74,7 +76,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke
+	bench-smoke model
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -172,7 +174,11 @@ bench-smoke: $(KERNEL)
 		--cmdline 'ktest=none bench=all bench.quick=1'
 	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log
 
-test: deps host-test check all boot-test bench-smoke
+# spin: the grace-period model verifies and each planted bug is rejected.
+model: deps
+	$(Q)tests/model/run
+
+test: deps host-test check model all boot-test bench-smoke
 
 torture: deps $(KERNEL)
 	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \

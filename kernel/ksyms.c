@@ -12,14 +12,16 @@ extern const u64 ksym_addresses[];
 extern const u32 ksym_name_offsets[];
 extern const char ksym_names[];
 extern const u64 ksym_count;
-extern const char __text_end[];
+extern const char __text_start[], __text_end[];
 
 const char *ksym_lookup(uptr addr, uptr *offset, uptr *size)
 {
 	u64 lo = 0, hi = ksym_count;
 
-	if (ksym_count == 0 || addr < ksym_addresses[0] ||
-	    addr >= (uptr)__text_end)
+	/* Only kernel text: a smashed stack's 0x4141... must not resolve
+	 * to the last low (boot) symbol below it. */
+	if (ksym_count == 0 || addr < (uptr)__text_start ||
+	    addr < ksym_addresses[0] || addr >= (uptr)__text_end)
 		return NULL;
 	/* Find the last symbol at or below addr. */
 	while (hi - lo > 1) {
