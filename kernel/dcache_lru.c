@@ -45,7 +45,8 @@ void d_touch(struct dentry *d)
  * lookup since it joined the LRU goes to the back once instead. */
 void dcache_shrink_locked(unsigned int n)
 {
-	unsigned int scanned = 0, limit = 2 * n + 16;
+	/* u64: for n near UINT_MAX ("evict all") 2n must not wrap. */
+	u64 scanned = 0, limit = 2 * (u64)n + 16;
 
 	while (n && !list_empty(&lru) && scanned++ < limit) {
 		struct dentry *d = list_first_entry(&lru, struct dentry, lru);
