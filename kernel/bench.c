@@ -98,7 +98,7 @@ static void run_on_cpu0(const struct bench *bn, struct bench_run *run)
 	thread_join(t);
 }
 
-bool bench_run(const char *spec)
+bool bench_run_until(const char *spec, bool quick, const bool *stop)
 {
 	const struct bench *bn;
 
@@ -107,18 +107,35 @@ bool bench_run(const char *spec)
 	for (bn = __start_bench_cases; bn < __stop_bench_cases; bn++) {
 		struct bench_run run = {
 			.name = bn->name,
-			.repeats = bench_quick ? 1 : BENCH_REPEATS,
-			.slice_ms = bench_quick ? BENCH_QUICK_SLICE_MS
-						: BENCH_SLICE_MS,
-			.quick = bench_quick,
+			.repeats = quick ? 1 : BENCH_REPEATS,
+			.slice_ms = quick ? BENCH_QUICK_SLICE_MS
+					  : BENCH_SLICE_MS,
+			.quick = quick,
 		};
 
 		if (!selected(spec, bn))
 			continue;
+		/* Set by the shell's watcher (WRITE_ONCE) on Ctrl-C. */
+		if (stop && READ_ONCE(*stop)) {
+			console_printf("# bench: stopped before %s\n", bn->name);
+			break;
+		}
 		console_printf("# bench %s on %u CPUs\n", bn->name,
 			       nr_cpus_online);
 		run_on_cpu0(bn, &run);
 	}
 	console_printf("# bench: done\n");
 	return true;
+}
+
+bool bench_run(const char *spec)
+{
+	return bench_run_until(spec, bench_quick, NULL);
+}
+
+const char *bench_name(unsigned int n)
+{
+	if (n >= (unsigned int)(__stop_bench_cases - __start_bench_cases))
+		return NULL;
+	return __start_bench_cases[n].name;
 }

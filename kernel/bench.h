@@ -46,6 +46,12 @@ void bench_report(struct bench_run *b, const char *figure, const char *unit,
 /* Run the benchmarks the spec names; false if it names one that does
  * not exist. */
 bool bench_run(const char *spec);
+/* As bench_run, quick or not as asked (not as bench.quick= says), and
+ * stopping before the next benchmark once *stop is set: the shell's
+ * bench. */
+bool bench_run_until(const char *spec, bool quick, const bool *stop);
+/* The nth benchmark's name (from 0, in link order), NULL past the last. */
+const char *bench_name(unsigned int n);
 bool bench_spec_valid(const char *spec);
 extern char bench_spec[256];
 

@@ -364,17 +364,28 @@ void dcache_init(void)
 		dcache_max_entries);
 }
 
+void dcache_get_cpu_stats(unsigned int cpu, struct dcache_cpu_stats *out)
+{
+	/* Lock-free snapshot of counters only their CPU writes. */
+	out->hits = READ_ONCE(dcache_counters[cpu].hits);
+	out->negative_hits = READ_ONCE(dcache_counters[cpu].negative_hits);
+	out->misses = READ_ONCE(dcache_counters[cpu].misses);
+	out->fallbacks = READ_ONCE(dcache_counters[cpu].fallbacks);
+}
+
 void dcache_get_stats(struct dcache_stats *out)
 {
 	unsigned int c;
 
 	memset(out, 0, sizeof(*out));
 	for (c = 0; c < MAX_CPUS; c++) {
-		/* Lock-free snapshot of counters only their CPU writes. */
-		out->hits += READ_ONCE(dcache_counters[c].hits);
-		out->negative_hits += READ_ONCE(dcache_counters[c].negative_hits);
-		out->misses += READ_ONCE(dcache_counters[c].misses);
-		out->fallbacks += READ_ONCE(dcache_counters[c].fallbacks);
+		struct dcache_cpu_stats one;
+
+		dcache_get_cpu_stats(c, &one);
+		out->hits += one.hits;
+		out->negative_hits += one.negative_hits;
+		out->misses += one.misses;
+		out->fallbacks += one.fallbacks;
 	}
 	mutex_lock(&namespace_mutex);
 	out->entries = dcache_nr_entries;

@@ -112,6 +112,14 @@ unsigned int dcache_shrink(unsigned int n);
 /* Change the limit (dcache.max_entries) and evict down to it. */
 void dcache_set_max_entries(unsigned int n);
 void dcache_get_stats(struct dcache_stats *out);
+/* One CPU's share of the lookup counters in struct dcache_stats. */
+struct dcache_cpu_stats {
+	u64 hits;
+	u64 negative_hits;
+	u64 misses;
+	u64 fallbacks;
+};
+void dcache_get_cpu_stats(unsigned int cpu, struct dcache_cpu_stats *out);
 void dcache_reset_counters(void);
 const char *dcache_mode_name(enum dcache_mode mode);
 

@@ -132,7 +132,7 @@ struct tally {
 };
 
 static bool run_suite(const char *spec, const char *suite, unsigned int nr,
-		      struct tally *total)
+		      const bool *stop, struct tally *total)
 {
 	const struct ktest *k;
 	unsigned int i = 0, suite_failed = 0;
@@ -145,7 +145,12 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 
 		if (!selected(spec, k) || strcmp(k->suite, suite))
 			continue;
-		r = ktest_execute(k, &why);
+		if (stop && READ_ONCE(*stop)) {
+			r = KTEST_SKIPPED;
+			why = "stopped before it began";
+		} else {
+			r = ktest_execute(k, &why);
+		}
 		i++;
 		if (r == KTEST_SKIPPED) {
 			console_printf("    ok %u %s # SKIP %s\n", i, k->name,
@@ -166,7 +171,7 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 	return suite_failed == 0;
 }
 
-bool ktest_run(const char *spec)
+bool ktest_run_until(const char *spec, const bool *stop)
 {
 	const struct ktest *k;
 	struct tally total = { 0, 0, 0 };
@@ -176,7 +181,7 @@ bool ktest_run(const char *spec)
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
 		if (!selected(spec, k) || suite_seen_before(k))
 			continue;
-		run_suite(spec, k->suite, ++nr, &total);
+		run_suite(spec, k->suite, ++nr, stop, &total);
 	}
 	if (total.skipped)
 		console_printf("%u passed, %u failed, %u skipped\n",
@@ -185,4 +190,19 @@ bool ktest_run(const char *spec)
 		console_printf("%u passed, %u failed\n", total.passed,
 			       total.failed);
 	return total.failed == 0;
+}
+
+bool ktest_run(const char *spec)
+{
+	return ktest_run_until(spec, NULL);
+}
+
+const char *ktest_suite_name(unsigned int n)
+{
+	const struct ktest *k;
+
+	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
+		if (!suite_seen_before(k) && n-- == 0)
+			return k->suite;
+	return NULL;
 }

@@ -123,6 +123,11 @@ static inline void ktest_timing(struct ktest_context *t,
 
 /* Run the suites selected by `spec` (ktest= syntax); true if all passed. */
 bool ktest_run(const char *spec);
+/* As ktest_run, but once *stop is set the tests not yet started are
+ * reported as skipped: how the shell's `test` stops on Ctrl-C. */
+bool ktest_run_until(const char *spec, const bool *stop);
+/* The nth suite name (from 0, in link order), NULL past the last. */
+const char *ktest_suite_name(unsigned int n);
 /* Whether `spec` names anything to run. */
 bool ktest_spec_valid(const char *spec);
 extern char ktest_spec[];

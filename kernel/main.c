@@ -21,6 +21,7 @@
 #include "rcu.h"
 #include "rcupdate.h"
 #include "sched.h"
+#include "shell.h"
 #include "timer.h"
 
 #define EXIT_STATUS_PASS	0
@@ -42,7 +43,7 @@ void timer_tick(void)
 	rcu_tick();
 }
 
-/* Everything after the boot stack: the APs, the self-tests. */
+/* Everything after the boot stack: the APs, the self-tests, the shell. */
 static __noreturn void kernel_init(void)
 {
 	bool passed;
@@ -68,6 +69,8 @@ static __noreturn void kernel_init(void)
 	passed &= bench_run(bench_spec);
 	if (exit_when_done)
 		arch_exit_emulator(passed ? EXIT_STATUS_PASS : EXIT_STATUS_FAIL);
+	if (shell_enabled)
+		shell_run();
 	for (;;)
 		sleep_ms(1000);
 }

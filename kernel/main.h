@@ -10,5 +10,8 @@ __noreturn void kmain(u64 boot_magic, u64 boot_info_phys);
 __noreturn void secondary_cpu_main(void);
 /* Called by the arch code on every timer interrupt. */
 void timer_tick(void);
+/* Called by the arch code, from its interrupt handler, when console
+ * input has arrived. */
+void console_input_arrived(void);
 
 #endif

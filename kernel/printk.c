@@ -24,6 +24,9 @@
 static DEFINE_SPINLOCK(console_lock);
 static DEFINE_SPINLOCK(log_lock);
 static bool console_panic_mode;
+/* Bytes written to the console, under console_lock (WRITE_ONCE); read
+ * without it by console_output_count() (READ_ONCE). */
+static u64 console_bytes;
 static char log_storage[LOG_RING_SIZE];
 static struct line_ring log_ring;
 static bool log_ready;
@@ -60,6 +63,11 @@ static void console_lock_release(unsigned long flags)
 	arch_irq_restore(flags);
 }
 
+u64 console_output_count(void)
+{
+	return READ_ONCE(console_bytes);
+}
+
 void console_enter_panic_mode(void)
 {
 	WRITE_ONCE(console_panic_mode, true);
@@ -70,6 +78,7 @@ static void console_emit(const char *s, size_t len)
 {
 	size_t i;
 
+	WRITE_ONCE(console_bytes, console_bytes + len);
 	for (i = 0; i < len; i++) {
 		if (s[i] == '\n')
 			arch_console_putc('\r');

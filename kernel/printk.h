@@ -37,6 +37,10 @@ __printf(1, 2) void console_printf(const char *fmt, ...);
 void console_vprintf(const char *fmt, va_list ap);
 void console_write(const char *s, size_t len);
 
+/* Bytes written to the console so far: lets the shell tell whether a
+ * long command has printed anything lately. */
+u64 console_output_count(void);
+
 /* For the panic path: stop honouring the console lock after a short wait,
  * since the CPU that held it may have died holding it. */
 void console_enter_panic_mode(void);

@@ -237,7 +237,8 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	rcu_get_stats(&start);
 	torture_start_threads(writer_fn, fakewriter_fn);
 	ok = torture_monitor(stop);
-	if (ok && cfg->forward_progress)
+	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
+	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop)))
 		ok = rcu_torture_forward_progress(FWD_PHASE_MS);
 	torture_stop_threads();
 	ok &= torture_errors() == 0;

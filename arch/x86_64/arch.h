@@ -148,7 +148,8 @@ __noreturn void arch_call_on_stack(uptr stack_top, void (*fn)(void));
 void arch_context_switch(uptr *save_sp, uptr load_sp);
 uptr arch_thread_stack_init(uptr stack_top, void (*entry)(void *), void *arg);
 
-/* Console byte I/O (COM1). */
+/* Console byte I/O (COM1). Arriving input calls console_input_arrived()
+ * (kernel/main.h), so that a reader can sleep instead of polling. */
 void arch_console_putc(char c);
 int arch_console_getc(void);
 

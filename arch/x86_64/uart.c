@@ -9,6 +9,7 @@
 #include "arch.h"
 #include "io.h"
 #include "uart.h"
+#include "kernel/main.h"
 #include "lib/compiler.h"
 
 #define COM1		0x3f8
@@ -39,6 +40,10 @@ static u8 rx_ring[RX_RING_SIZE];
 static unsigned int rx_head;	/* written by the IRQ handler */
 static unsigned int rx_tail;	/* written by the reader */
 static unsigned long rx_dropped;
+/* Set once the IRQ delivers input: from then on only the IRQ handler
+ * reads the UART, since a reader polling it on another CPU could take a
+ * byte ahead of the one the handler holds and swap their order. */
+static bool rx_irq_on;
 
 void uart_init(void)
 {
@@ -56,6 +61,7 @@ void uart_init(void)
 void uart_enable_rx_irq(void)
 {
 	outb(COM1 + UART_IER, IER_RX);
+	WRITE_ONCE(rx_irq_on, true);
 }
 
 void arch_console_putc(char c)
@@ -66,9 +72,12 @@ void arch_console_putc(char c)
 }
 
 /* IRQ 4: move every waiting byte into the ring; drop (and count) what
- * does not fit rather than overwrite what the reader has not seen. */
+ * does not fit rather than overwrite what the reader has not seen. Then
+ * wake whoever waits for input. */
 void uart_irq(void)
 {
+	bool stored = false;
+
 	while (inb(COM1 + UART_LSR) & LSR_DATA_READY) {
 		u8 b = inb(COM1 + UART_DATA);
 		unsigned int head = rx_head;
@@ -83,20 +92,24 @@ void uart_irq(void)
 		 * the READ_ONCE(rx_head) in arch_console_getc(). */
 		barrier();
 		WRITE_ONCE(rx_head, head + 1);
+		stored = true;
 	}
+	if (stored)
+		console_input_arrived();
 }
 
-/* Next received byte, or -1 when none is waiting. Falls back to polling
- * the UART so input also works before interrupts are on. */
+/* Next received byte, or -1 when none is waiting. Polls the UART while
+ * its IRQ is not set up, so input works without it too. */
 int arch_console_getc(void)
 {
 	unsigned int tail = rx_tail;
 	int c;
 
 	if (tail == READ_ONCE(rx_head)) {
-		if (inb(COM1 + UART_LSR) & LSR_DATA_READY)
-			return inb(COM1 + UART_DATA);
-		return -1;
+		if (READ_ONCE(rx_irq_on) ||
+		    !(inb(COM1 + UART_LSR) & LSR_DATA_READY))
+			return -1;
+		return inb(COM1 + UART_DATA);
 	}
 	/* Read the byte after seeing the index; pairs with the barrier()
 	 * before WRITE_ONCE(rx_head) in uart_irq(). */

@@ -311,6 +311,37 @@ static void churn_writer(struct ktest_context *t, struct prng *rng)
 	KEXPECT_GT(ops, 100ull);
 }
 
+/* Take /churn down again, wherever the writer left each name, so that
+ * the shell's `test` can run the suite again. */
+static void remove_churn_tree(struct ktest_context *t)
+{
+	static const char *const dirs[] = {
+		"/churn/a", "/churn/b", "/churn/t", "/churn/x", "/churn/y",
+		"/churn",
+	};
+	char path[64];
+	unsigned int j, i;
+
+	for (j = 0; j < CHURN_FILES; j++) {
+		ksnprintf(path, sizeof(path), "/churn/a/k%u", j);
+		if (dcache_remove(path, false) == -ENOENT) {
+			ksnprintf(path, sizeof(path), "/churn/b/k%u", j);
+			KEXPECT_EQ(dcache_remove(path, false), 0);
+		}
+		ksnprintf(path, sizeof(path), "/churn/t/n%u", j);
+		dcache_remove(path, false);	/* there or not, by chance */
+	}
+	if (dcache_remove("/churn/x/z", false) == -ENOENT)
+		KEXPECT_EQ(dcache_remove("/churn/y/z", false), 0);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		int err = dcache_remove(dirs[i], true);
+
+		/* Only one of x and y exists. */
+		KEXPECT_TRUE(err == 0 || (err == -ENOENT && i >= 3 && i <= 4));
+	}
+	KEXPECT_EQ(dcache_walk("/churn", DCACHE_RCU).err, -ENOENT);
+}
+
 KTEST_TIMEOUT(dcache, walkers_see_old_or_new_truth, 120000)
 {
 	struct thread *readers[MAX_CPUS];
@@ -350,6 +381,7 @@ KTEST_TIMEOUT(dcache, walkers_see_old_or_new_truth, 120000)
 	KEXPECT_GT(churn.checks, 1000ull);
 	KEXPECT_EQ(churn.wrong, 0ull);
 	KEXPECT_EQ(after.freed_seen, before.freed_seen);
+	remove_churn_tree(t);
 }
 
 KTEST_TIMEOUT(dcache, cache_keeps_to_its_limit, 120000)

@@ -1,0 +1,79 @@
+/* Shell commands about the machine as a whole: uptime, log, reboot,
+ * poweroff. */
+#include "shell.h"
+#include "arch.h"
+#include "percpu.h"
+#include "printk.h"
+#include "sched.h"
+#include "time.h"
+
+#define LOG_DEFAULT_LINES	40
+#define LOG_LINE_MAX		600
+
+static void cmd_uptime(int argc, char **argv)
+{
+	u64 ns = clock_ns();
+	u64 secs = ns / NSEC_PER_SEC;
+
+	if (!shell_max_args(argc, argv, 0))
+		return;
+	console_printf("up %llu:%02llu:%02llu.%03llu, %u CPUs online, "
+		       "%u threads\n", secs / 3600, secs / 60 % 60, secs % 60,
+		       ns / NSEC_PER_MSEC % 1000, READ_ONCE(nr_cpus_online),
+		       sched_nr_threads());
+}
+SHELL_COMMAND("uptime", "uptime", "time since boot, CPUs and threads",
+	      cmd_uptime);
+
+/* The log ring's lines in order: two passes, one to count them so the
+ * second can start at the last `want`. Lines that arrive in between are
+ * shown too; lines dropped in between are skipped by the ring itself. */
+static void cmd_log(int argc, char **argv)
+{
+	static char line[LOG_LINE_MAX];
+	size_t cursor = 0, held = 0, skip;
+	u64 want = LOG_DEFAULT_LINES;
+
+	if (!shell_max_args(argc, argv, 1))
+		return;
+	if (argc == 2 && !shell_parse_number(argv[0], argv[1], "line count",
+					     1, ~0ull, &want))
+		return;
+	while (log_read_line(&cursor, line, sizeof(line)))
+		held++;
+	skip = held > want ? held - (size_t)want : 0;
+	console_printf("log: the last %zu of %zu lines held\n", held - skip,
+		       held);
+	cursor = 0;
+	while (log_read_line(&cursor, line, sizeof(line))) {
+		if (skip) {
+			skip--;
+			continue;
+		}
+		console_printf("%s\n", line);
+	}
+}
+SHELL_COMMAND("log", "log [LINES]",
+	      "recent kernel messages, from the printk ring\n"
+	      "Shows the last LINES lines held (default 40), every level: "
+	      "the console shows only up to loglevel=.", cmd_log);
+
+static void cmd_reboot(int argc, char **argv)
+{
+	if (!shell_max_args(argc, argv, 0))
+		return;
+	pr_info("reboot: Restarting system\n");
+	arch_reboot();
+}
+SHELL_COMMAND("reboot", "reboot", "reset the machine", cmd_reboot);
+
+static void cmd_poweroff(int argc, char **argv)
+{
+	if (!shell_max_args(argc, argv, 0))
+		return;
+	pr_info("reboot: Power down\n");
+	arch_poweroff();
+}
+SHELL_COMMAND("poweroff", "poweroff",
+	      "switch the machine off (ACPI S5; under QEMU without ACPI, "
+	      "isa-debug-exit)", cmd_poweroff);
