@@ -76,7 +76,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke model
+	bench-smoke model FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -124,7 +124,13 @@ $(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
 
-$(ISO): $(KERNEL) boot/grub.cfg.in | deps
+# grub.cfg holds CMDLINE, so the ISO is rebuilt when CMDLINE changes:
+# this file is rewritten only when it differs.
+$(BUILD)/cmdline: FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s\n' '$(CMDLINE)' | cmp -s - $@ || printf '%s\n' '$(CMDLINE)' > $@
+
+$(ISO): $(KERNEL) boot/grub.cfg.in $(BUILD)/cmdline | deps
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/quiesce.elf
 	$(Q)sed 's|@CMDLINE@|$(CMDLINE)|' boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
@@ -202,6 +208,8 @@ bench: deps
 
 deps:
 	$(Q)tests/deps
+
+FORCE:
 
 clean:
 	rm -rf $(BUILD)
