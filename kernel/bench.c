@@ -47,17 +47,14 @@ static bool selected(const char *spec, const struct bench *bn)
 bool bench_spec_valid(const char *spec)
 {
 	char word[64];
-	const char *p = spec;
+	const char *cursor = spec;
 
 	if (!strcmp(spec, "all") || !strcmp(spec, "none"))
 		return true;
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+	while (list_next(&cursor, word, sizeof(word))) {
 		const struct bench *bn;
 		bool found = false;
 
-		strlcpy(word, p, len + 1 < sizeof(word) ? len + 1 : sizeof(word));
 		for (bn = __start_bench_cases; bn < __stop_bench_cases; bn++)
 			found |= !strcmp(bn->name, word);
 		if (!found) {
@@ -65,9 +62,6 @@ bool bench_spec_valid(const char *spec)
 			       "list of names, all or none)\n", word);
 			return false;
 		}
-		if (!comma)
-			break;
-		p = comma + 1;
 	}
 	return true;
 }

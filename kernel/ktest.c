@@ -10,6 +10,7 @@
 #include "cmdline.h"
 #include "printk.h"
 #include "lib/format.h"
+#include "lib/parse.h"
 #include "lib/string.h"
 
 extern const struct ktest __start_ktest_cases[];
@@ -36,30 +37,11 @@ void ktest_fail(struct ktest_context *t, const char *file, int line,
 		console_printf("        # %s:%d: %s\n", file, line, msg);
 }
 
-/* Is `suite` named in the comma list `spec`? */
-static bool spec_names(const char *spec, const char *suite)
-{
-	size_t n = strlen(suite);
-	const char *p = spec;
-
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && strncmp(p, suite, n) == 0)
-			return true;
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	return false;
-}
-
 static bool selected(const char *spec, const struct ktest *k)
 {
 	if (strcmp(spec, "none") == 0)
 		return false;
-	if (spec_names(spec, k->suite))
+	if (list_has(spec, k->suite))
 		return true;
 	return strcmp(spec, "all") == 0 && !k->slow;
 }
@@ -100,18 +82,15 @@ static unsigned int count_suites(const char *spec)
 bool ktest_spec_valid(const char *spec)
 {
 	char word[64];
-	const char *p = spec;
+	const char *cursor = spec;
 	bool ok = true;
 
 	if (!strcmp(spec, "all") || !strcmp(spec, "none"))
 		return true;
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+	while (list_next(&cursor, word, sizeof(word))) {
 		const struct ktest *k;
 		bool found = false;
 
-		strlcpy(word, p, MIN(len + 1, sizeof(word)));
 		for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
 			found |= !strcmp(k->suite, word);
 		if (!found) {
@@ -120,9 +99,6 @@ bool ktest_spec_valid(const char *spec)
 			       word);
 			ok = false;
 		}
-		if (!comma)
-			break;
-		p = comma + 1;
 	}
 	return ok;
 }

@@ -184,3 +184,18 @@ bool list_has(const char *list, const char *word)
 		p = comma + 1;
 	}
 }
+
+bool list_next(const char **cursor, char *word, size_t size)
+{
+	const char *p = *cursor, *comma;
+	size_t len;
+
+	if (!p)
+		return false;
+	comma = strchr(p, ',');
+	len = comma ? (size_t)(comma - p) : strlen(p);
+	if (size)
+		strlcpy(word, p, len + 1 < size ? len + 1 : size);
+	*cursor = comma ? comma + 1 : NULL;
+	return true;
+}

@@ -26,5 +26,11 @@ char *next_token(char **cursor);
 
 /* Is word one of the items of the comma-separated list? ("a,bc", "bc") */
 bool list_has(const char *list, const char *word);
+/*
+ * Copy the next item of a comma-separated list at *cursor into word (cut
+ * to size - 1 characters) and advance *cursor past it and its comma;
+ * false once the list is used up. "a,,b" yields "a", "", "b".
+ */
+bool list_next(const char **cursor, char *word, size_t size);
 
 #endif

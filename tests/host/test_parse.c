@@ -202,9 +202,29 @@ static void test_list_has(void)
 	CHECK(!list_has("abc", "ab"));
 }
 
+static void test_list_next(void)
+{
+	const char *cursor = "ab,,cdef";
+	char word[4];
+
+	CHECK(list_next(&cursor, word, sizeof(word)));
+	CHECK_STR(word, "ab");
+	CHECK(list_next(&cursor, word, sizeof(word)));
+	CHECK_STR(word, "");
+	CHECK(list_next(&cursor, word, sizeof(word)));
+	CHECK_STR(word, "cde");		/* cut to fit */
+	CHECK(!list_next(&cursor, word, sizeof(word)));
+	CHECK(!list_next(&cursor, word, sizeof(word)));
+	cursor = "";
+	CHECK(list_next(&cursor, word, sizeof(word)));
+	CHECK_STR(word, "");
+	CHECK(!list_next(&cursor, word, sizeof(word)));
+}
+
 int main(void)
 {
 	test_list_has();
+	test_list_next();
 	test_u64();
 	test_s64();
 	test_size();
