@@ -5,6 +5,7 @@
 #   make test       host unit tests, sparse, the model check, the boot
 #                   matrix, crash tests, a benchmark smoke run
 #   make model      spin checks the grace-period model (tests/model/)
+#   make perf-test  the dcache scaling judge on the non-debug kernel
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
 #   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
 #                   a table, and build/bench/scaling.svg
@@ -76,7 +77,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke model FORCE
+	bench-smoke model perf-test FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -184,7 +185,15 @@ bench-smoke: $(KERNEL)
 model: deps
 	$(Q)tests/model/run
 
-test: deps host-test check model all boot-test bench-smoke
+# The dcache suite's scaling judge, on the kernel the figures come from:
+# the debug checks slow RCU's read side more than the locks'.
+perf-test: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) DEBUG=0 \
+		$(BENCH_BUILD)/quiesce.elf
+	$(Q)BUILD=$(BENCH_BUILD) tests/boot --quiet --smp 2 --mem 512M \
+		--log $(BUILD)/perf-test.log --cmdline 'ktest=dcache'
+
+test: deps host-test check model all boot-test bench-smoke perf-test
 
 torture: deps $(KERNEL)
 	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \

@@ -6,17 +6,41 @@
 #include "kernel/dcache_load.h"
 #include "kernel/dcache_tree.h"
 #include "kernel/printk.h"
+#include "lib/format.h"
 #include "lib/sort.h"
 
-/* Lookups per second of cached paths: RCU on one CPU and on two, and
- * the lock variants and no synchronization on two. Host noise drifts
- * slowly, so the variants take turns in short slices and each is judged
- * by its median. Judged at exactly -smp 2, where the two vCPUs have a
- * host core each; printed everywhere. */
+/*
+ * Lookups per second of cached paths: RCU and no synchronization on one
+ * CPU and on two, and the lock variants on two. Host noise drifts slowly,
+ * so the variants take turns in short slices and each is judged by its
+ * median. Judged at exactly -smp 2, where the two vCPUs have a host core
+ * each; printed everywhere.
+ *
+ * The judge is the unsynchronized baseline, not a fixed speed-up: under
+ * TCG even lookups with no synchronization at all ran only 1.4 to 2.0
+ * times faster on two vCPUs than on one (QEMU's own threads share the
+ * two host cores), so RCU is asked to keep close to that baseline and
+ * ahead of both locks. A shared write or a lock on the lock-free path
+ * drops it to the spinlock's rate, far below.
+ */
 #define SCALE_ROUNDS	5
 #define SCALE_SLICE_MS	100
 
-enum { RCU1, RCU2, RW2, SPIN2, NONE2, NR_SCALE };
+enum { RCU1, RCU2, RW2, SPIN2, NONE1, NONE2, NR_SCALE };
+
+/* RCU on two CPUs must reach this share of the unsynchronized rate
+ * (percent). The debug build's read side does more work than none at
+ * all (rcu_dereference() checks the section each time); 78 to 97 % was
+ * seen there. */
+#define RCU_VS_UNSYNC_MIN_PCT	70
+/* And this share of the reader-writer lock's: strictly ahead without the
+ * debug checks (make test also boots that build for this suite), within
+ * noise of it with them, where the two were seen 0 to 5 % apart. */
+#if KERNEL_DEBUG
+#define RCU_VS_RWLOCK_MIN_PCT	95
+#else
+#define RCU_VS_RWLOCK_MIN_PCT	101
+#endif
 
 static u64 rate(enum dcache_mode mode, unsigned int cpus, u64 *wrong)
 {
@@ -31,15 +55,25 @@ static u64 rate(enum dcache_mode mode, unsigned int cpus, u64 *wrong)
 	return l.lookups_per_sec;
 }
 
+/* "a/b" to two decimals, in buf. */
+static const char *ratio(u64 a, u64 b, char *buf)
+{
+	if (!b)
+		return "?";
+	ksnprintf(buf, 16, "%llu.%02llu", a / b, a * 100 / b % 100);
+	return buf;
+}
+
 static bool measure_scaling(struct ktest_context *t, bool last)
 {
 	static const struct { enum dcache_mode mode; unsigned int cpus; }
 	runs[NR_SCALE] = {
 		[RCU1] = { DCACHE_RCU, 1 }, [RCU2] = { DCACHE_RCU, 2 },
 		[RW2] = { DCACHE_RWLOCK, 2 }, [SPIN2] = { DCACHE_SPINLOCK, 2 },
-		[NONE2] = { DCACHE_UNSYNC, 2 },
+		[NONE1] = { DCACHE_UNSYNC, 1 }, [NONE2] = { DCACHE_UNSYNC, 2 },
 	};
 	u64 samples[NR_SCALE][SCALE_ROUNDS], med[NR_SCALE], wrong = 0;
+	char x[2][16];
 	unsigned int r, v;
 	bool ok;
 
@@ -51,25 +85,30 @@ static bool measure_scaling(struct ktest_context *t, bool last)
 		med[v] = percentile_u64(samples[v], SCALE_ROUNDS, 50);
 	}
 	console_printf("    # lookups/s (median of %u): rcu 1 CPU %llu, 2 CPUs "
-		       "%llu (x%llu.%02llu); 2 CPUs: rwlock %llu, spinlock %llu, "
-		       "unsync %llu\n", SCALE_ROUNDS, med[RCU1], med[RCU2],
-		       med[RCU1] ? med[RCU2] / med[RCU1] : 0,
-		       med[RCU1] ? med[RCU2] * 100 / med[RCU1] % 100 : 0,
-		       med[RW2], med[SPIN2], med[NONE2]);
+		       "%llu (x%s); unsync 1 CPU %llu, 2 CPUs %llu (x%s); "
+		       "2 CPUs: rwlock %llu, spinlock %llu\n", SCALE_ROUNDS,
+		       med[RCU1], med[RCU2], ratio(med[RCU2], med[RCU1], x[0]),
+		       med[NONE1], med[NONE2],
+		       ratio(med[NONE2], med[NONE1], x[1]), med[RW2],
+		       med[SPIN2]);
 	KEXPECT_EQ(wrong, 0ull);
 	if (nr_cpus_online != 2)
 		return true;
-	ok = med[RCU2] * 10 >= med[RCU1] * 18 && med[RCU2] > med[RW2] &&
+	ok = med[RCU2] * 100 >= med[NONE2] * RCU_VS_UNSYNC_MIN_PCT &&
+	     med[RCU2] * 100 >= med[RW2] * RCU_VS_RWLOCK_MIN_PCT &&
 	     med[RCU2] > med[SPIN2];
 	if (!ok && last) {
-		KEXPECT_GE(med[RCU2] * 10, med[RCU1] * 18);
-		KEXPECT_GT(med[RCU2], med[RW2]);
+		KEXPECT_GE(med[RCU2] * 100, med[NONE2] * RCU_VS_UNSYNC_MIN_PCT);
+		KEXPECT_GE(med[RCU2] * 100, med[RW2] * RCU_VS_RWLOCK_MIN_PCT);
 		KEXPECT_GT(med[RCU2], med[SPIN2]);
 	}
 	return ok;
 }
 
-KTEST_TIMEOUT(dcache, lock_free_lookups_scale, 120000)
+/* On cpu0, as the benchmarks run: with this thread on cpu1, asleep, the
+ * one-CPU figures came out at half the benchmarks' in three boots out of
+ * three, for a reason not found; on cpu0 they agree. */
+KTEST_DEFINE(dcache, lock_free_lookups_scale, 0, 120000, false)
 {
 	char path[64];
 	unsigned int i;
