@@ -24,6 +24,11 @@ static inline bool cpumask_test(const struct cpumask *m, unsigned int cpu)
 	return bitmap_test_bit(m->bits, cpu);
 }
 
+static inline unsigned int cpumask_weight(const struct cpumask *m)
+{
+	return (unsigned int)bitmap_weight(m->bits, MAX_CPUS);
+}
+
 static inline void cpumask_fill(struct cpumask *m)
 {
 	unsigned int c;

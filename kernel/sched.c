@@ -49,6 +49,8 @@ void rq_enqueue(struct run_queue *rq, struct thread *t)
 	list_add_tail(&t->run_link, &rq->queue);
 	t->on_queue = true;
 	rq->nr_queued++;
+	if (cpumask_weight(&t->allowed) > 1)
+		WRITE_ONCE(rq->nr_movable, rq->nr_movable + 1);
 }
 
 void rq_dequeue(struct run_queue *rq, struct thread *t)
@@ -56,6 +58,8 @@ void rq_dequeue(struct run_queue *rq, struct thread *t)
 	list_del(&t->run_link);
 	t->on_queue = false;
 	rq->nr_queued--;
+	if (cpumask_weight(&t->allowed) > 1)
+		WRITE_ONCE(rq->nr_movable, rq->nr_movable - 1);
 }
 
 /* Lock the queue that owns t, following it if it migrates meanwhile. */

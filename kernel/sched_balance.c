@@ -47,7 +47,8 @@ bool sched_balance(unsigned int cpu, bool idle)
 	for_each_online_cpu(c) {
 		unsigned int l = load_of(c);
 
-		if (c != cpu && READ_ONCE(run_queues[c].nr_queued) && l > most) {
+		if (c != cpu && READ_ONCE(run_queues[c].nr_movable) &&
+		    l > most) {
 			most = l;
 			busiest = c;
 		}

@@ -10,6 +10,11 @@ struct run_queue {
 	spinlock_t lock;
 	struct list_head queue;		/* runnable, not running */
 	unsigned int nr_queued;
+	/* Queued threads allowed on other CPUs too: what a puller could
+	 * take. Written under lock (WRITE_ONCE), read as a hint without it
+	 * (READ_ONCE in sched_balance()), so idle CPUs do not take the locks
+	 * of a queue whose threads are all pinned to it. */
+	unsigned int nr_movable;
 	struct thread *current;
 	struct thread *idle;
 	struct thread *switched_from;	/* for finish_switch() */
