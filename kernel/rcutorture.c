@@ -28,7 +28,6 @@
 #include "printk.h"
 #include "rcupdate.h"
 #include "rcu_stats.h"
-#include "rcu_stats.h"
 #include "sched.h"
 #include "time.h"
 #include "torture_internal.h"
@@ -227,14 +226,43 @@ static bool no_new_stalls(u64 before)
 	return false;
 }
 
+static u64 callbacks_invoked(void)
+{
+	struct rcu_cpu_stats c;
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_online_cpu(cpu) {
+		rcu_get_cpu_stats(cpu, &c);
+		sum += c.cbs_invoked;
+	}
+	return sum;
+}
+
+/* What the run cost RCU, for the README's totals of a long run; the
+ * read-side sections are the status line's nt:. */
+static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
+{
+	struct rcu_stats end;
+
+	rcu_get_stats(&end);
+	pr_info("rcu-torture: totals: %llu grace periods, %llu expedited, "
+		"%llu callbacks invoked\n",
+		end.gps_completed - start->gps_completed,
+		end.exp_completed - start->exp_completed,
+		callbacks_invoked() - cbs_at_start);
+}
+
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 {
 	struct rcu_stats start;
+	u64 cbs_at_start;
 	bool ok;
 
 	if (torture_setup(cfg) < 0)
 		return false;
 	rcu_get_stats(&start);
+	cbs_at_start = callbacks_invoked();
 	torture_start_threads(writer_fn, fakewriter_fn);
 	ok = torture_monitor(stop);
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
@@ -243,6 +271,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_stop_threads();
 	ok &= torture_errors() == 0;
 	ok &= no_new_stalls(start.stalls);
+	print_totals(&start, cbs_at_start);
 	torture_print_stats(ok ? "End of test: SUCCESS" : "End of test: FAILURE");
 	torture_teardown();
 	return ok;
