@@ -66,9 +66,13 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	struct thread *t = READ_ONCE(cpu_area(cpu)->current);
 
 	(void)gp;
-	pr_err("rcu:     cpu%u: running %s, preempt_count %u, %llu nudges\n",
+	/* The idle counter against its sample and need_resched say whether
+	 * the CPU idled unseen or ignored its nudges. */
+	pr_err("rcu:     cpu%u: running %s, preempt_count %u, %llu nudges, "
+	       "need_resched %u, idle counter %lu (at the start %lu)\n",
 	       cpu, t ? t->name : "?", READ_ONCE(cpu_area(cpu)->preempt_count),
-	       rcu_data[cpu].nudges);
+	       rcu_data[cpu].nudges, READ_ONCE(cpu_area(cpu)->need_resched),
+	       READ_ONCE(rcu_data[cpu].eqs_seq), rcu_data[cpu].eqs_snapshot);
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
 }
