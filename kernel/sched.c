@@ -49,7 +49,7 @@ void rq_enqueue(struct run_queue *rq, struct thread *t)
 	list_add_tail(&t->run_link, &rq->queue);
 	t->on_queue = true;
 	rq->nr_queued++;
-	if (cpumask_weight(&t->allowed) > 1)
+	if (t->movable)
 		WRITE_ONCE(rq->nr_movable, rq->nr_movable + 1);
 }
 
@@ -58,7 +58,7 @@ void rq_dequeue(struct run_queue *rq, struct thread *t)
 	list_del(&t->run_link);
 	t->on_queue = false;
 	rq->nr_queued--;
-	if (cpumask_weight(&t->allowed) > 1)
+	if (t->movable)
 		WRITE_ONCE(rq->nr_movable, rq->nr_movable - 1);
 }
 

@@ -36,7 +36,7 @@ struct thread {
 	char name[THREAD_NAME_MAX];
 	enum thread_state state;
 	unsigned int cpu;		/* the CPU whose queue owns it */
-	struct cpumask allowed;
+	struct cpumask allowed;		/* fixed once it exists */
 	uptr saved_sp;			/* while switched out */
 	struct kstack stack;
 	struct list_head run_link;	/* in its CPU's run queue */
@@ -44,6 +44,7 @@ struct thread {
 	bool on_queue;
 	bool on_cpu;			/* running, or still switching out */
 	bool is_idle;
+	bool movable;			/* allowed on more than one CPU */
 	void (*fn)(void *arg);
 	void *arg;
 	u64 switched_in_ns;

@@ -51,6 +51,14 @@ static void thread_entry(void *self)
 	thread_exit();
 }
 
+/* The mask never changes afterwards, so whether the thread may move
+ * is worked out here once, not on every enqueue. */
+static void set_allowed(struct thread *t, const struct cpumask *allowed)
+{
+	t->allowed = *allowed;
+	t->movable = cpumask_weight(allowed) > 1;
+}
+
 /* The allowed CPU with the lightest load, online ones only. */
 static unsigned int pick_cpu(const struct cpumask *allowed)
 {
@@ -107,7 +115,7 @@ struct thread *thread_create_mask(thread_fn fn, void *arg, const char *name,
 		return NULL;
 	t->fn = fn;
 	t->arg = arg;
-	t->allowed = *allowed;
+	set_allowed(t, allowed);
 	t->state = THREAD_RUNNABLE;
 	t->cpu = cpu;
 	t->saved_sp = arch_thread_stack_init(t->stack.top, thread_entry, t);
@@ -218,10 +226,12 @@ unsigned int sched_nr_threads(void)
  * cpu0. It is never queued; pick_next() falls back to it. */
 static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
 {
+	struct cpumask only = cpumask_of(cpu);
+
 	ksnprintf(t->name, sizeof(t->name), "idle/%u", cpu);
 	t->is_idle = true;
 	t->cpu = cpu;
-	t->allowed = cpumask_of(cpu);
+	set_allowed(t, &only);
 	t->state = THREAD_RUNNABLE;
 	rq->idle = t;
 	table_add(t);
@@ -237,12 +247,14 @@ static void init_rq(unsigned int cpu)
 
 void sched_init(void)
 {
+	struct cpumask all;
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		init_rq(cpu);
 	strlcpy(init_thread.name, "init", sizeof(init_thread.name));
-	cpumask_fill(&init_thread.allowed);
+	cpumask_fill(&all);
+	set_allowed(&init_thread, &all);
 	init_thread.state = THREAD_RUNNABLE;
 	init_thread.on_cpu = true;
 	init_thread.switched_in_ns = clock_ns();
