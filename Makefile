@@ -92,7 +92,7 @@ $(BUILD)/obj/%.S.o: %.S
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KERNEL_ASFLAGS) -c $< -o $@
 
-$(BUILD)/host/%: tests/host/%.c $(LIB_C) $(wildcard lib/*.h) tests/host/check.h
+$(BUILD)/host/%: tests/host/%.c $(LIB_C) $(wildcard lib/*.h) $(wildcard tests/host/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(LIB_C) -o $@

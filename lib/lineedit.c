@@ -5,7 +5,7 @@
  * line with the terminal's cursor at ed->cursor; the host tests check
  * exactly that against a model terminal.
  */
-#include "lineedit.h"
+#include "lineedit_internal.h"
 #include "format.h"
 #include "string.h"
 
@@ -41,19 +41,19 @@ static void emit(struct lineedit *ed, const char *s, size_t n)
 	}
 }
 
-static void emit_str(struct lineedit *ed, const char *s)
+void lineedit_emit_str(struct lineedit *ed, const char *s)
 {
 	emit(ed, s, strlen(s));
 }
 
-static void emit_char(struct lineedit *ed, char c)
+void lineedit_emit_char(struct lineedit *ed, char c)
 {
 	emit(ed, &c, 1);
 }
 
-static void bell(struct lineedit *ed)
+void lineedit_bell(struct lineedit *ed)
 {
-	emit_char(ed, '\a');
+	lineedit_emit_char(ed, '\a');
 }
 
 /* Back n columns: BS for one, one ESC [ n D for more. */
@@ -62,24 +62,24 @@ static void emit_left(struct lineedit *ed, size_t n)
 	char seq[24];
 
 	if (n == 1) {
-		emit_char(ed, '\b');
+		lineedit_emit_char(ed, '\b');
 	} else if (n > 1) {
 		ksnprintf(seq, sizeof(seq), "\x1b[%zuD", n);
-		emit_str(ed, seq);
+		lineedit_emit_str(ed, seq);
 	}
 }
 
 /* Rewrite the row from column 0, erasing whatever a longer line left. */
-static void redraw(struct lineedit *ed)
+void lineedit_redraw(struct lineedit *ed)
 {
-	emit_char(ed, '\r');
+	lineedit_emit_char(ed, '\r');
 	emit(ed, ed->prompt, ed->prompt_len);
 	emit(ed, ed->line, ed->len);
-	emit_str(ed, "\x1b[K");
+	lineedit_emit_str(ed, "\x1b[K");
 	emit_left(ed, ed->len - ed->cursor);
 }
 
-static void set_line(struct lineedit *ed, const char *s)
+void lineedit_set_line(struct lineedit *ed, const char *s)
 {
 	ed->len = strlcpy(ed->line, s, sizeof(ed->line));
 	ed->cursor = ed->len;
@@ -88,7 +88,7 @@ static void set_line(struct lineedit *ed, const char *s)
 /* Forget the line and any browsing or refusing that went with it. */
 static void reset_line(struct lineedit *ed)
 {
-	set_line(ed, "");
+	lineedit_set_line(ed, "");
 	ed->overlong = false;
 	ed->browse = 0;
 }
@@ -106,13 +106,13 @@ void lineedit_init(struct lineedit *ed, const char *prompt,
 
 void lineedit_prompt(struct lineedit *ed)
 {
-	redraw(ed);
+	lineedit_redraw(ed);
 	flush(ed);
 }
 
 /* Insert n characters at the cursor; false, and nothing done, when the
  * line would grow past LINEEDIT_MAX. */
-static bool insert_text(struct lineedit *ed, const char *s, size_t n)
+bool lineedit_insert_text(struct lineedit *ed, const char *s, size_t n)
 {
 	size_t tail = ed->len - ed->cursor;
 
@@ -135,7 +135,7 @@ static void refuse_overlong(struct lineedit *ed)
 
 	ksnprintf(msg, sizeof(msg), "\nline too long: the limit is %u "
 		  "characters; ignoring input up to Enter\n", LINEEDIT_MAX);
-	emit_str(ed, msg);
+	lineedit_emit_str(ed, msg);
 	ed->overlong = true;
 }
 
@@ -147,7 +147,7 @@ static void delete_at_cursor(struct lineedit *ed)
 	memmove(ed->line + ed->cursor, ed->line + ed->cursor + 1, tail + 1);
 	ed->len--;
 	emit(ed, ed->line + ed->cursor, tail);
-	emit_char(ed, ' ');
+	lineedit_emit_char(ed, ' ');
 	emit_left(ed, tail + 1);
 }
 
@@ -156,7 +156,7 @@ static void backspace(struct lineedit *ed)
 	if (ed->cursor == 0)
 		return;
 	ed->cursor--;
-	emit_char(ed, '\b');
+	lineedit_emit_char(ed, '\b');
 	delete_at_cursor(ed);
 }
 
@@ -170,7 +170,7 @@ static void move_left(struct lineedit *ed)
 {
 	if (ed->cursor > 0) {
 		ed->cursor--;
-		emit_char(ed, '\b');
+		lineedit_emit_char(ed, '\b');
 	}
 }
 
@@ -179,7 +179,7 @@ static void move_left(struct lineedit *ed)
 static void move_right(struct lineedit *ed)
 {
 	if (ed->cursor < ed->len)
-		emit_char(ed, ed->line[ed->cursor++]);
+		lineedit_emit_char(ed, ed->line[ed->cursor++]);
 }
 
 static void move_home(struct lineedit *ed)
@@ -198,128 +198,7 @@ static void kill_to_end(struct lineedit *ed)
 {
 	ed->len = ed->cursor;
 	ed->line[ed->len] = '\0';
-	emit_str(ed, "\x1b[K");
-}
-
-/* The nth newest history entry, n from 1 to history_count. */
-static const char *history_entry(const struct lineedit *ed, unsigned int n)
-{
-	return ed->history[(ed->history_next + LINEEDIT_HISTORY - n) %
-			   LINEEDIT_HISTORY];
-}
-
-/* Keep a line for Up, unless it is blank or repeats the newest one. */
-static void history_add(struct lineedit *ed, const char *line)
-{
-	const char *p = line;
-
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return;
-	if (ed->history_count && !strcmp(history_entry(ed, 1), line))
-		return;
-	strlcpy(ed->history[ed->history_next], line, sizeof(ed->history[0]));
-	ed->history_next = (ed->history_next + 1) % LINEEDIT_HISTORY;
-	if (ed->history_count < LINEEDIT_HISTORY)
-		ed->history_count++;
-}
-
-/* Up: the line being typed is kept as the draft that Down returns to. */
-static void history_older(struct lineedit *ed)
-{
-	if (ed->browse == ed->history_count) {
-		bell(ed);
-		return;
-	}
-	if (ed->browse == 0)
-		strlcpy(ed->draft, ed->line, sizeof(ed->draft));
-	ed->browse++;
-	set_line(ed, history_entry(ed, ed->browse));
-	redraw(ed);
-}
-
-static void history_newer(struct lineedit *ed)
-{
-	if (ed->browse == 0) {
-		bell(ed);
-		return;
-	}
-	ed->browse--;
-	set_line(ed, ed->browse ? history_entry(ed, ed->browse) : ed->draft);
-	redraw(ed);
-}
-
-/* Tab with several names left to choose from: show them all. */
-static void list_matches(struct lineedit *ed, const char *prefix, size_t n)
-{
-	const char *name;
-	size_t i;
-
-	emit_char(ed, '\n');
-	for (i = 0; (name = ed->name(ed->ctx, i)) != NULL; i++) {
-		if (strncmp(name, prefix, n) == 0) {
-			emit_str(ed, name);
-			emit_str(ed, "  ");
-		}
-	}
-	emit_char(ed, '\n');
-	redraw(ed);
-}
-
-/* How many leading characters a and b share, at most limit. */
-static size_t common_prefix(const char *a, const char *b, size_t limit)
-{
-	size_t n = 0;
-
-	while (n < limit && a[n] && a[n] == b[n])
-		n++;
-	return n;
-}
-
-/*
- * Tab completes the first word, the command name, when the cursor is at
- * its end: as far as all matching names agree, plus a space once only one
- * name is left. With nothing to add and several names, it lists them.
- */
-static void complete(struct lineedit *ed)
-{
-	const char *first = NULL, *name;
-	size_t start = 0, prefix_len, common = 0, matches = 0, i;
-	char prefix[LINEEDIT_MAX + 1];
-
-	while (start < ed->cursor && ed->line[start] == ' ')
-		start++;
-	prefix_len = ed->cursor - start;
-	memcpy(prefix, ed->line + start, prefix_len);
-	prefix[prefix_len] = '\0';
-	if (!ed->name || strchr(prefix, ' ') ||
-	    (ed->cursor < ed->len && ed->line[ed->cursor] != ' ')) {
-		bell(ed);
-		return;
-	}
-	for (i = 0; (name = ed->name(ed->ctx, i)) != NULL; i++) {
-		if (strncmp(name, prefix, prefix_len) != 0)
-			continue;
-		common = first ? common_prefix(first, name, common)
-			       : strlen(name);
-		if (!first)
-			first = name;
-		matches++;
-	}
-	if (!matches) {
-		bell(ed);
-	} else if (common > prefix_len) {
-		if (!insert_text(ed, first + prefix_len, common - prefix_len))
-			bell(ed);
-		else if (matches == 1 && ed->cursor == ed->len)
-			insert_text(ed, " ", 1);
-	} else if (matches == 1) {
-		if (ed->cursor == ed->len)
-			insert_text(ed, " ", 1);
-	} else {
-		list_matches(ed, prefix, prefix_len);
-	}
+	lineedit_emit_str(ed, "\x1b[K");
 }
 
 /* Enter: hand the line over and start an empty one. A refused line
@@ -328,33 +207,33 @@ static const char *enter(struct lineedit *ed)
 {
 	if (ed->overlong) {
 		reset_line(ed);
-		redraw(ed);
+		lineedit_redraw(ed);
 		return NULL;
 	}
-	emit_char(ed, '\n');
+	lineedit_emit_char(ed, '\n');
 	strlcpy(ed->entered, ed->line, sizeof(ed->entered));
-	history_add(ed, ed->entered);
+	lineedit_history_add(ed, ed->entered);
 	reset_line(ed);
 	return ed->entered;
 }
 
 static void cancel(struct lineedit *ed)
 {
-	emit_str(ed, "^C\n");
+	lineedit_emit_str(ed, "^C\n");
 	reset_line(ed);
-	redraw(ed);
+	lineedit_redraw(ed);
 }
 
 static void empty_line(struct lineedit *ed)
 {
 	reset_line(ed);
-	redraw(ed);
+	lineedit_redraw(ed);
 }
 
 static void redraw_screen(struct lineedit *ed)
 {
-	emit_str(ed, "\x1b[H\x1b[2J");
-	redraw(ed);
+	lineedit_emit_str(ed, "\x1b[H\x1b[2J");
+	lineedit_redraw(ed);
 }
 
 /* The last byte of ESC [ A and friends, or of ESC O A. */
@@ -364,10 +243,10 @@ static void cursor_key(struct lineedit *ed, u8 final)
 		return;
 	switch (final) {
 	case 'A':
-		history_older(ed);
+		lineedit_history_older(ed);
 		break;
 	case 'B':
-		history_newer(ed);
+		lineedit_history_newer(ed);
 		break;
 	case 'C':
 		move_right(ed);
@@ -482,7 +361,7 @@ static const char *key_byte(struct lineedit *ed, u8 byte)
 	if (byte >= 0x20 && byte < BYTE_DEL) {
 		char c = (char)byte;
 
-		if (!insert_text(ed, &c, 1))
+		if (!lineedit_insert_text(ed, &c, 1))
 			refuse_overlong(ed);
 		return NULL;
 	}
@@ -492,7 +371,7 @@ static const char *key_byte(struct lineedit *ed, u8 byte)
 		backspace(ed);
 		break;
 	case '\t':
-		complete(ed);
+		lineedit_complete(ed);
 		break;
 	case KEY_CTRL('A'):
 		move_home(ed);
