@@ -3,7 +3,7 @@
 #define ARCH_PAGING_H
 
 #include "arch.h"
-#include "kernel/spinlock.h"
+#include "spinlock.h"
 
 void paging_init(void);
 

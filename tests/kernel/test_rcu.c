@@ -3,13 +3,13 @@
  * periods too early, forgets callbacks, or needs a CPU to schedule when
  * it never will.
  */
-#include "kernel/ktest.h"
-#include "kernel/kmalloc.h"
-#include "kernel/printk.h"
-#include "kernel/rcupdate.h"
-#include "kernel/rcu_stats.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
+#include "ktest.h"
+#include "kmalloc.h"
+#include "printk.h"
+#include "rcupdate.h"
+#include "rcu_stats.h"
+#include "sched.h"
+#include "time.h"
 #include "lib/random.h"
 #include "lib/sort.h"
 

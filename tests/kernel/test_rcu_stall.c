@@ -5,11 +5,11 @@
  * runs only when named (ktest=rcu_stall), with the harness told to
  * expect the warning.
  */
-#include "kernel/ktest.h"
-#include "kernel/rcupdate.h"
-#include "kernel/rcu_stats.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
+#include "ktest.h"
+#include "rcupdate.h"
+#include "rcu_stats.h"
+#include "sched.h"
+#include "time.h"
 
 extern unsigned int rcu_stall_timeout_ms;
 

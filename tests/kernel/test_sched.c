@@ -2,14 +2,14 @@
  * The sched suite: threads, preemption, fairness, sleeping, wake-ups.
  * Each test is built to fail on the scheduler bug it names.
  */
-#include "kernel/ktest.h"
-#include "kernel/completion.h"
-#include "kernel/kstack.h"
-#include "kernel/page_alloc.h"
-#include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
-#include "kernel/kmalloc.h"
+#include "ktest.h"
+#include "completion.h"
+#include "kstack.h"
+#include "page_alloc.h"
+#include "printk.h"
+#include "sched.h"
+#include "time.h"
+#include "kmalloc.h"
 #include "lib/sort.h"
 #include "lib/string.h"
 

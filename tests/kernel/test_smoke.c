@@ -1,5 +1,5 @@
-#include "kernel/ktest.h"
-#include "kernel/sched.h"
+#include "ktest.h"
+#include "sched.h"
 
 KTEST(smoke, arithmetic)
 {
