@@ -33,14 +33,12 @@ BENCH_SMP	?= 1 2 4
 BENCH_BUILD	:= $(BUILD)/bench-kernel
 QEMU		:= qemu-system-x86_64
 
-# Every folder of kernel/ while files move into subsystem folders.
-KERNEL_INCLUDES	:= $(addprefix -I,$(sort $(shell find kernel tests/kernel -type d)))
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \
 		   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 		   -fno-toplevel-reorder \
 		   -Wall -Wextra -Werror \
-		   -I. -Iarch/$(ARCH) $(KERNEL_INCLUDES) -DKERNEL_DEBUG=$(DEBUG) -MMD -MP
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -MMD -MP
 # The debug build also catches undefined behaviour and stack overruns,
 # with the kernel's own handlers (kernel/ubsan.c, kernel/stack_protector.c,
 # which are built without them).
@@ -52,14 +50,14 @@ $(BUILD)/obj/kernel/ubsan.c.o $(BUILD)/obj/kernel/stack_protector.c.o: \
 else
 KERNEL_CFLAGS	+= -fno-stack-protector
 endif
-KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) $(KERNEL_INCLUDES) -MMD -MP
+KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) -MMD -MP
 KERNEL_LDFLAGS	:= -nostdlib -z max-page-size=4096 -z noexecstack \
 		   --no-warn-rwx-segments -T linker.ld
 HOST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		   -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -DLIB_HOST_TEST -I.
 SPARSE_FLAGS	:= -D__x86_64__ -m64 -Wsparse-all -Wno-declaration-after-statement \
-		   -I. -Iarch/$(ARCH) $(KERNEL_INCLUDES) -DKERNEL_DEBUG=$(DEBUG) -Wno-non-pointer-null \
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -Wno-non-pointer-null \
 		   -Wno-sizeof-bool -Wno-ptr-subtraction-blows
 
 # Every source of a kind is built, in every folder: a new file needs no

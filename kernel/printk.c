@@ -8,7 +8,7 @@
  */
 #include "printk.h"
 #include "percpu.h"
-#include "spinlock.h"
+#include "kernel/sched/spinlock.h"
 #include "time.h"
 #include "cmdline.h"
 #include "lib/format.h"

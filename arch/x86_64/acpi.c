@@ -6,9 +6,9 @@
  */
 #include "acpi.h"
 #include "arch.h"
-#include "bootinfo.h"
-#include "panic.h"
-#include "printk.h"
+#include "kernel/bootinfo.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 #include "lib/unaligned.h"
 

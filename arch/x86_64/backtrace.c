@@ -6,8 +6,8 @@
  * space, or goes downward, ends the walk instead of faulting.
  */
 #include "arch.h"
-#include "ksyms.h"
-#include "printk.h"
+#include "kernel/ksyms.h"
+#include "kernel/printk.h"
 
 #define BACKTRACE_MAX_DEPTH	32
 #define KERNEL_SPACE_START	0xffff800000000000ul

@@ -5,7 +5,7 @@
  * the guard page, and only a fresh stack lets the #DF handler report it.
  */
 #include "gdt.h"
-#include "percpu.h"
+#include "kernel/percpu.h"
 #include "lib/string.h"
 
 #define IST_STACK_SIZE	8192

@@ -7,7 +7,7 @@
 #include "ioapic.h"
 #include "acpi.h"
 #include "arch.h"
-#include "printk.h"
+#include "kernel/printk.h"
 
 #define IOREGSEL		0x00
 #define IOWIN			0x10

@@ -8,9 +8,9 @@
 #include "arch.h"
 #include "cpu.h"
 #include "trap.h"
-#include "cmdline.h"
-#include "printk.h"
-#include "time.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 
 #define SVR_ENABLE		(1u << 8)
 #define LVT_MASKED		(1u << 16)

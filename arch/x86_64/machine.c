@@ -5,7 +5,7 @@
 #include "arch.h"
 #include "acpi.h"
 #include "io.h"
-#include "time.h"
+#include "kernel/time.h"
 
 #define DEBUG_EXIT_PORT		0xf4
 #define KBC_COMMAND		0x64

@@ -5,9 +5,9 @@
  * "old" or "new" ACPI tag, so we keep that copy).
  */
 #include "multiboot2.h"
-#include "bootinfo.h"
-#include "panic.h"
-#include "printk.h"
+#include "kernel/bootinfo.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 
 #define MB2_BOOTLOADER_MAGIC	0x36d76289

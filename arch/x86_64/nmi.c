@@ -4,8 +4,8 @@
  * is. The reason is a per-CPU flag set before the NMI is sent.
  */
 #include "nmi.h"
-#include "percpu.h"
-#include "printk.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
 
 enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2 };
 

@@ -13,11 +13,11 @@
  */
 #include "paging.h"
 #include "cpu.h"
-#include "bootinfo.h"
-#include "early_alloc.h"
-#include "page_alloc.h"
-#include "panic.h"
-#include "printk.h"
+#include "kernel/bootinfo.h"
+#include "kernel/mm/early_alloc.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 
 #define PTE_PRESENT	(1ull << 0)

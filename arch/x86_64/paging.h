@@ -3,7 +3,7 @@
 #define ARCH_PAGING_H
 
 #include "arch.h"
-#include "spinlock.h"
+#include "kernel/sched/spinlock.h"
 
 void paging_init(void);
 

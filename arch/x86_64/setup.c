@@ -17,10 +17,10 @@
 #include "smp.h"
 #include "trap.h"
 #include "uart.h"
-#include "main.h"
-#include "percpu.h"
-#include "printk.h"
-#include "time.h"
+#include "kernel/main.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 
 static u32 initial_apic_id(void)
 {

@@ -12,12 +12,12 @@
 #include "lapic.h"
 #include "nmi.h"
 #include "gdt.h"
-#include "panic.h"
-#include "percpu.h"
-#include "printk.h"
-#include "rcu.h"
-#include "sched.h"
-#include "kstack.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcu.h"
+#include "kernel/sched/sched.h"
+#include "kernel/mm/kstack.h"
 
 #define VECTOR_PAGE_FAULT	14
 #define VECTOR_DOUBLE_FAULT	8

@@ -9,7 +9,7 @@
 #include "arch.h"
 #include "io.h"
 #include "uart.h"
-#include "main.h"
+#include "kernel/main.h"
 #include "lib/compiler.h"
 
 #define COM1		0x3f8

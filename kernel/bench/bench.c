@@ -2,10 +2,10 @@
  * The benchmark runner and the report format (see bench.h).
  */
 #include "bench.h"
-#include "cmdline.h"
-#include "percpu.h"
-#include "printk.h"
-#include "sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
 #include "lib/parse.h"
 #include "lib/sort.h"
 #include "lib/string.h"

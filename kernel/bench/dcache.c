@@ -6,8 +6,8 @@
  * tests/bench/collect turns into the scaling plot.
  */
 #include "bench.h"
-#include "dcache_load.h"
-#include "dcache_tree.h"
+#include "kernel/test/dcache_load.h"
+#include "kernel/test/dcache_tree.h"
 #include "lib/format.h"
 
 #define BENCH_TREE_SEED		11u

@@ -4,11 +4,11 @@
  * queueing a callback, callback throughput, and kfree_rcu().
  */
 #include "bench.h"
-#include "kmalloc.h"
-#include "percpu.h"
-#include "rcupdate.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/percpu.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 
 #define GP_SAMPLES		50u
 #define CALLBACKS		20000u

@@ -7,10 +7,10 @@
  */
 #include "bench.h"
 #include "arch.h"
-#include "preempt.h"
-#include "rcupdate.h"
-#include "rwlock.h"
-#include "spinlock.h"
+#include "kernel/sched/preempt.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/rwlock.h"
+#include "kernel/sched/spinlock.h"
 
 #define READ_SIDE_ITERS		200000u
 #define READ_SIDE_QUICK_ITERS	1000u

@@ -4,10 +4,10 @@
  * latency of waking a thread on another CPU (a completion ping-pong).
  */
 #include "bench.h"
-#include "completion.h"
-#include "percpu.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/sched/completion.h"
+#include "kernel/percpu.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 
 #define YIELDS		20000u
 #define PINGS		200u

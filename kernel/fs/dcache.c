@@ -17,11 +17,11 @@
  * So the ancestors of any cached entry are never evicted from under it.
  */
 #include "dcache_internal.h"
-#include "errno.h"
-#include "kmalloc.h"
-#include "page_alloc.h"
-#include "panic.h"
-#include "printk.h"
+#include "kernel/errno.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "ramfs.h"
 #include "lib/hash.h"
 #include "lib/rculist.h"

@@ -18,9 +18,9 @@
 #ifndef KERNEL_DCACHE_H
 #define KERNEL_DCACHE_H
 
-#include "rcupdate.h"
-#include "seqcount.h"
-#include "spinlock.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/seqcount.h"
+#include "kernel/sched/spinlock.h"
 #include "lib/list.h"
 #include "lib/types.h"
 

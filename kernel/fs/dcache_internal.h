@@ -7,9 +7,9 @@
 #define KERNEL_DCACHE_INTERNAL_H
 
 #include "dcache.h"
-#include "mutex.h"
-#include "percpu.h"
-#include "rwlock.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/percpu.h"
+#include "kernel/sched/rwlock.h"
 
 struct dcache_bucket {
 	spinlock_t lock;		/* writers of the chain */

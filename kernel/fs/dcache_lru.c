@@ -7,7 +7,7 @@
  * referenced, which spares it one pass. All under namespace_mutex.
  */
 #include "dcache_internal.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 
 static LIST_HEAD(lru);			/* unused entries, oldest first */
 u64 dcache_nr_evictions;

@@ -6,7 +6,7 @@
  * mutex: so a walker sees the namespace before the change or after it.
  */
 #include "dcache_internal.h"
-#include "errno.h"
+#include "kernel/errno.h"
 #include "ramfs.h"
 
 /* The parent entry of path's last component, a positive directory. */

@@ -11,7 +11,7 @@
  * backing store and caches its answer, positive or negative.
  */
 #include "dcache_internal.h"
-#include "errno.h"
+#include "kernel/errno.h"
 #include "ramfs.h"
 #include "lib/hash.h"
 #include "lib/string.h"

@@ -3,9 +3,9 @@
  * (name, inode) entries searched front to back.
  */
 #include "ramfs.h"
-#include "errno.h"
-#include "kmalloc.h"
-#include "panic.h"
+#include "kernel/errno.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
 #include "lib/string.h"
 
 struct ramfs_dirent {

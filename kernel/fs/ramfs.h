@@ -11,7 +11,7 @@
 #ifndef KERNEL_RAMFS_H
 #define KERNEL_RAMFS_H
 
-#include "rcupdate.h"
+#include "kernel/rcu/rcupdate.h"
 #include "lib/list.h"
 #include "lib/types.h"
 

@@ -1,6 +1,6 @@
 #include "early_alloc.h"
-#include "bootinfo.h"
-#include "panic.h"
+#include "kernel/bootinfo.h"
+#include "kernel/panic.h"
 #include "arch.h"
 #include "lib/string.h"
 

@@ -8,9 +8,9 @@
  */
 #include "kmalloc.h"
 #include "page_alloc.h"
-#include "panic.h"
-#include "printk.h"
-#include "spinlock.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched/spinlock.h"
 #include "lib/string.h"
 #include "lib/bitops.h"
 

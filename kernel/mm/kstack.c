@@ -8,9 +8,9 @@
  */
 #include "kstack.h"
 #include "page_alloc.h"
-#include "printk.h"
-#include "smp_call.h"
-#include "spinlock.h"
+#include "kernel/printk.h"
+#include "kernel/sched/smp_call.h"
+#include "kernel/sched/spinlock.h"
 #include "arch.h"
 
 #define SLOT_SIZE	(64 * 1024)

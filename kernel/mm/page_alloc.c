@@ -6,11 +6,11 @@
  * lists: allocations of pages are rare next to kmalloc's, which caches.
  */
 #include "page_alloc.h"
-#include "bootinfo.h"
+#include "kernel/bootinfo.h"
 #include "early_alloc.h"
-#include "panic.h"
-#include "printk.h"
-#include "spinlock.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched/spinlock.h"
 #include "arch.h"
 
 static struct page *pages;		/* one per physical page */

@@ -8,12 +8,12 @@
  */
 #include "rcu_internal.h"
 #include "rcu_inject.h"
-#include "completion.h"
-#include "kmalloc.h"
-#include "mutex.h"
-#include "panic.h"
-#include "printk.h"
-#include "smp_call.h"
+#include "kernel/sched/completion.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched/smp_call.h"
 #include "lib/format.h"
 
 #define BLIMIT_LOW		10

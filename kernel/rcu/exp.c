@@ -11,8 +11,8 @@
  * expedited grace period has run since it arrived, returns at once.
  */
 #include "rcu_internal.h"
-#include "mutex.h"
-#include "time.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/time.h"
 
 static DEFINE_MUTEX(exp_mutex);
 static unsigned long exp_seq;

@@ -5,8 +5,8 @@
  */
 #include "rcu_internal.h"
 #include "rcu_inject.h"
-#include "printk.h"
-#include "time.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 
 /* The CPUs of `leaf` that still owe the current grace period. */
 static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)

@@ -5,9 +5,9 @@
 #include "rcupdate.h"
 #include "rcu.h"
 #include "rcu_cblist.h"
-#include "sched.h"
-#include "spinlock.h"
-#include "waitqueue.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/sched/waitqueue.h"
 
 #define RCU_LEAF_FANOUT		16
 #define RCU_MAX_LEAVES		DIV_ROUND_UP(MAX_CPUS, RCU_LEAF_FANOUT)

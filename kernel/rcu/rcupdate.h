@@ -21,7 +21,7 @@
 #ifndef KERNEL_RCUPDATE_H
 #define KERNEL_RCUPDATE_H
 
-#include "preempt.h"
+#include "kernel/sched/preempt.h"
 #include "lib/rcu_pointer.h"
 
 struct rcu_head {

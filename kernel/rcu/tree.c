@@ -56,10 +56,10 @@
  */
 #include "rcu_internal.h"
 #include "rcu_inject.h"
-#include "cmdline.h"
-#include "panic.h"
-#include "printk.h"
-#include "time.h"
+#include "kernel/cmdline.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 #include "lib/format.h"
 
 struct rcu_state rcu_state;

@@ -18,10 +18,10 @@
  */
 #include "sched.h"
 #include "sched_internal.h"
-#include "panic.h"
-#include "printk.h"
-#include "rcu.h"
-#include "time.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcu.h"
+#include "kernel/time.h"
 
 struct run_queue run_queues[MAX_CPUS];
 

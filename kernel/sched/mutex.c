@@ -1,5 +1,5 @@
 #include "mutex.h"
-#include "panic.h"
+#include "kernel/panic.h"
 
 void mutex_init(struct mutex *m)
 {

@@ -7,7 +7,7 @@
 #ifndef KERNEL_PREEMPT_H
 #define KERNEL_PREEMPT_H
 
-#include "percpu.h"
+#include "kernel/percpu.h"
 
 void preempt_schedule(void);
 

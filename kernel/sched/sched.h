@@ -14,8 +14,8 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
-#include "cpumask.h"
-#include "kstack.h"
+#include "kernel/cpumask.h"
+#include "kernel/mm/kstack.h"
 #include "preempt.h"
 #include "spinlock.h"
 #include "lib/list.h"

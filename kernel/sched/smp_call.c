@@ -5,8 +5,8 @@
  * stacks are purged, test set-up), so one lock and one request suffice.
  */
 #include "smp_call.h"
-#include "panic.h"
-#include "percpu.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "preempt.h"
 #include "spinlock.h"
 

@@ -6,10 +6,10 @@
  * its stack until the switch away from it completes.
  */
 #include "sched_internal.h"
-#include "kmalloc.h"
-#include "panic.h"
-#include "printk.h"
-#include "time.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 #include "waitqueue.h"
 #include "lib/format.h"
 #include "lib/string.h"

@@ -1,10 +1,10 @@
 /* Per-CPU timer lists, sorted by expiry, and sleep_ms() built on them. */
 #include "timer.h"
-#include "panic.h"
-#include "percpu.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "sched.h"
 #include "spinlock.h"
-#include "time.h"
+#include "kernel/time.h"
 
 struct timer_base {
 	spinlock_t lock;

@@ -1,7 +1,7 @@
 /* The shell's bench: the benchmarks of bench=, run again on demand. */
 #include "shell.h"
-#include "bench.h"
-#include "printk.h"
+#include "kernel/bench/bench.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 
 #define SPEC_MAX	256

@@ -5,12 +5,12 @@
  * hits, misses or negative hits of this CPU.
  */
 #include "shell.h"
-#include "dcache.h"
-#include "dcache_tree.h"
-#include "errno.h"
-#include "percpu.h"
-#include "printk.h"
-#include "time.h"
+#include "kernel/fs/dcache.h"
+#include "kernel/test/dcache_tree.h"
+#include "kernel/errno.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
 #include "lib/string.h"
 
 /* Files of `dcache populate`: their own seed, so they do not collide

@@ -1,8 +1,8 @@
 /* The shell's mem: the page allocator and kmalloc's size classes. */
 #include "shell.h"
-#include "kmalloc.h"
-#include "page_alloc.h"
-#include "printk.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/printk.h"
 
 #define PAGES_PER_MIB	(1024 * 1024 / PAGE_SIZE)
 

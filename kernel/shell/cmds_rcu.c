@@ -1,11 +1,11 @@
 /* Shell commands about RCU: rcu (its statistics) and torture. */
 #include "shell.h"
-#include "percpu.h"
-#include "printk.h"
-#include "rcu_stats.h"
-#include "rcutorture.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/torture/rcutorture.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 #include "lib/string.h"
 
 #define WATCH_PERIOD_MS		1000

@@ -1,10 +1,10 @@
 /* Shell commands about CPUs and threads: cpus, ps. */
 #include "shell.h"
-#include "kmalloc.h"
-#include "percpu.h"
-#include "printk.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 
 /* Threads that may be created between counting and copying the table. */
 #define PS_SLACK	16

@@ -2,10 +2,10 @@
  * poweroff. */
 #include "shell.h"
 #include "arch.h"
-#include "percpu.h"
-#include "printk.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 
 #define LOG_DEFAULT_LINES	40
 #define LOG_LINE_MAX		600

@@ -17,8 +17,8 @@
  */
 #include "shell_internal.h"
 #include "arch.h"
-#include "main.h"
-#include "waitqueue.h"
+#include "kernel/main.h"
+#include "kernel/sched/waitqueue.h"
 
 #define CTRL_C		0x03
 #define QUEUE_SIZE	4096	/* a power of two: indices wrap cleanly */

@@ -6,9 +6,9 @@
  * second in which the work printed nothing with a line of its own.
  */
 #include "shell.h"
-#include "printk.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 
 #define WATCH_POLL_MS		50
 #define QUIET_LIMIT_NS		NSEC_PER_SEC

@@ -9,8 +9,8 @@
  * command runs wait, in order, for the next prompt.
  */
 #include "shell_internal.h"
-#include "cmdline.h"
-#include "printk.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
 #include "lib/lineedit.h"
 #include "lib/parse.h"
 #include "lib/string.h"

@@ -1,7 +1,7 @@
 /* The crash= option and the basic fault kinds. */
 #include "crash.h"
-#include "cmdline.h"
-#include "printk.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 
 extern const struct crash_kind __start_crash_kinds[];

@@ -1,8 +1,8 @@
 /* crash= kinds that misuse RCU, to show the debug checks report it. */
 #include "crash.h"
-#include "printk.h"
-#include "rcupdate.h"
-#include "sched.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/sched.h"
 
 static void unlock_without_lock(void)
 {

@@ -1,6 +1,6 @@
 /* crash=sleep_atomic: the scheduler's check for sleeping while atomic. */
 #include "crash.h"
-#include "sched.h"
+#include "kernel/sched/sched.h"
 
 static void sleep_while_atomic(void)
 {

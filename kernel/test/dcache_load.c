@@ -7,11 +7,11 @@
  * answer other than "a file" is wrong.
  */
 #include "dcache_load.h"
-#include "errno.h"
-#include "kmalloc.h"
+#include "kernel/errno.h"
+#include "kernel/mm/kmalloc.h"
 #include "dcache_tree.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 #include "lib/format.h"
 #include "lib/random.h"
 

@@ -6,8 +6,8 @@
 #ifndef KERNEL_DCACHE_LOAD_H
 #define KERNEL_DCACHE_LOAD_H
 
-#include "dcache.h"
-#include "percpu.h"
+#include "kernel/fs/dcache.h"
+#include "kernel/percpu.h"
 
 struct dcache_load {
 	/* In. */

@@ -5,7 +5,7 @@
  * file i is /dA/dB/fi with A, B taken from a hash of i and the seed.
  */
 #include "dcache_tree.h"
-#include "errno.h"
+#include "kernel/errno.h"
 #include "lib/format.h"
 #include "lib/hash.h"
 

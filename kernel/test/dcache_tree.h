@@ -5,7 +5,7 @@
 #ifndef KERNEL_DCACHE_TREE_H
 #define KERNEL_DCACHE_TREE_H
 
-#include "dcache.h"
+#include "kernel/fs/dcache.h"
 
 #define DCACHE_TREE_FANOUT	16
 

@@ -7,8 +7,8 @@
  */
 #include "ktest.h"
 #include "ktest_exec.h"
-#include "cmdline.h"
-#include "printk.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
 #include "lib/format.h"
 #include "lib/parse.h"
 #include "lib/string.h"

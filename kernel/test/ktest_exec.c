@@ -6,13 +6,13 @@
  * as it is, never joined), and the run goes on.
  */
 #include "ktest_exec.h"
-#include "kmalloc.h"
-#include "percpu.h"
-#include "printk.h"
-#include "sched.h"
-#include "time.h"
-#include "timer.h"
-#include "waitqueue.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
+#include "kernel/sched/timer.h"
+#include "kernel/sched/waitqueue.h"
 #include "lib/format.h"
 
 struct test_run {

@@ -5,7 +5,7 @@
 #ifndef TESTS_KERNEL_TEST_DCACHE_H
 #define TESTS_KERNEL_TEST_DCACHE_H
 
-#include "ktest.h"
+#include "kernel/test/ktest.h"
 
 #define TREE_SEED	7u
 #define TREE_FILES	4096u

@@ -3,13 +3,13 @@
  * periods too early, forgets callbacks, or needs a CPU to schedule when
  * it never will.
  */
-#include "ktest.h"
-#include "kmalloc.h"
-#include "printk.h"
-#include "rcupdate.h"
-#include "rcu_stats.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/test/ktest.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/rcu_stats.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 #include "lib/random.h"
 #include "lib/sort.h"
 

@@ -5,11 +5,11 @@
  * runs only when named (ktest=rcu_stall), with the harness told to
  * expect the warning.
  */
-#include "ktest.h"
-#include "rcupdate.h"
-#include "rcu_stats.h"
-#include "sched.h"
-#include "time.h"
+#include "kernel/test/ktest.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/rcu_stats.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 
 extern unsigned int rcu_stall_timeout_ms;
 

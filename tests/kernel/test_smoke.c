@@ -1,5 +1,5 @@
-#include "ktest.h"
-#include "sched.h"
+#include "kernel/test/ktest.h"
+#include "kernel/sched/sched.h"
 
 KTEST(smoke, arithmetic)
 {

@@ -5,11 +5,11 @@
  * that free memory never falls below half of what it was.
  */
 #include "torture_internal.h"
-#include "kmalloc.h"
-#include "page_alloc.h"
-#include "printk.h"
-#include "rcu_stats.h"
-#include "time.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcu_stats.h"
+#include "kernel/time.h"
 
 #define FWD_OBJ_SIZE	64
 

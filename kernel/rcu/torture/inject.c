@@ -1,6 +1,6 @@
-#include "rcu_inject.h"
-#include "cmdline.h"
-#include "printk.h"
+#include "kernel/rcu/rcu_inject.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 
 enum rcu_injected_bug rcu_injected;

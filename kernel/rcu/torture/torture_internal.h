@@ -3,9 +3,9 @@
 #define KERNEL_TORTURE_INTERNAL_H
 
 #include "rcutorture.h"
-#include "rcupdate.h"
-#include "sched.h"
-#include "spinlock.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
 #include "lib/list.h"
 #include "lib/random.h"
 
