@@ -18,7 +18,7 @@
 #include "percpu.h"
 #include "printk.h"
 #include "time.h"
-#include "kernel/rcu/rcu.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/shell/shell.h"

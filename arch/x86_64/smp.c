@@ -22,7 +22,7 @@
 #include "kernel/sched/smp_call.h"
 #include "kernel/time.h"
 #include "kernel/main.h"
-#include "kernel/rcu/rcu.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/sched/sched.h"
 #include "lib/string.h"
 

@@ -15,7 +15,7 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/rcu.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/kstack.h"
 

@@ -6,8 +6,8 @@
  * blimit grows while the backlog is large (as Linux's rcu_do_batch does)
  * so that invocation keeps up with grace periods.
  */
-#include "rcu_internal.h"
-#include "rcu_inject.h"
+#include "internal.h"
+#include "inject.h"
 #include "kernel/sched/completion.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/mutex.h"

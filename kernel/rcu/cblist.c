@@ -1,4 +1,4 @@
-#include "rcu_cblist.h"
+#include "cblist.h"
 
 void rcu_cblist_init(struct rcu_cblist *l)
 {

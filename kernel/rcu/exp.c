@@ -10,7 +10,7 @@
  * gp_seq: a caller that finds, once it holds exp_mutex, that a whole
  * expedited grace period has run since it arrived, returns at once.
  */
-#include "rcu_internal.h"
+#include "internal.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/time.h"
 

@@ -3,8 +3,8 @@
  * thread does each time the tick says a grace period has waited
  * RCU_NUDGE_TICKS ticks (see rcu_tree.c, step 4).
  */
-#include "rcu_internal.h"
-#include "rcu_inject.h"
+#include "internal.h"
+#include "inject.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 

@@ -3,8 +3,8 @@
 #define KERNEL_RCU_INTERNAL_H
 
 #include "rcupdate.h"
-#include "rcu.h"
-#include "rcu_cblist.h"
+#include "hooks.h"
+#include "cblist.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"

@@ -1,6 +1,6 @@
 /* RCU statistics for the console and the self-tests. */
-#include "rcu_internal.h"
-#include "rcu_stats.h"
+#include "internal.h"
+#include "stats.h"
 #include "lib/sort.h"
 
 

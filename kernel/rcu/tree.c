@@ -54,8 +54,8 @@
  * pairs a full barrier at idle exit with one between the grace period's
  * start and the sampling of eqs_seq (see rcu_idle_exit()).
  */
-#include "rcu_internal.h"
-#include "rcu_inject.h"
+#include "internal.h"
+#include "inject.h"
 #include "kernel/cmdline.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

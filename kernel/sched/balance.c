@@ -5,7 +5,7 @@
  * is one that has nothing better to do. Load counts queued threads plus
  * the running one, idle excepted.
  */
-#include "sched_internal.h"
+#include "internal.h"
 
 static unsigned int load_of(unsigned int cpu)
 {

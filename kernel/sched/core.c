@@ -17,10 +17,10 @@
  * it. Either way no wake-up is lost.
  */
 #include "sched.h"
-#include "sched_internal.h"
+#include "internal.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/rcu.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
 
 struct run_queue run_queues[MAX_CPUS];

@@ -5,7 +5,7 @@
  * it, once it is dead and fully switched out: a dead thread still runs on
  * its stack until the switch away from it completes.
  */
-#include "sched_internal.h"
+#include "internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

@@ -2,7 +2,7 @@
 #include "shell.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/rcu/torture/rcutorture.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"

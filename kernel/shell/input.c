@@ -15,7 +15,7 @@
  * thread touches the queue; commands in other threads see the verdict
  * through `interrupted`.
  */
-#include "shell_internal.h"
+#include "internal.h"
 #include "arch.h"
 #include "kernel/main.h"
 #include "kernel/sched/waitqueue.h"

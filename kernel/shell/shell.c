@@ -8,7 +8,7 @@
  * never reads input a command has not asked for, so keys typed while a
  * command runs wait, in order, for the next prompt.
  */
-#include "shell_internal.h"
+#include "internal.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "lib/lineedit.h"

@@ -7,7 +7,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
-#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
 #include "lib/random.h"

@@ -7,7 +7,7 @@
  */
 #include "kernel/test/ktest.h"
 #include "kernel/rcu/rcupdate.h"
-#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
 

@@ -4,11 +4,11 @@
  * if grace periods keep ending and the callbacks are invoked fast enough
  * that free memory never falls below half of what it was.
  */
-#include "torture_internal.h"
+#include "internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/time.h"
 
 #define FWD_OBJ_SIZE	64

@@ -1,4 +1,4 @@
-#include "kernel/rcu/rcu_inject.h"
+#include "kernel/rcu/inject.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "lib/string.h"

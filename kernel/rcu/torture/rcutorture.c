@@ -27,10 +27,10 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
-#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
-#include "torture_internal.h"
+#include "internal.h"
 #include "lib/format.h"
 #include "lib/string.h"
 

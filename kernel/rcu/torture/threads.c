@@ -1,10 +1,10 @@
 /*
  * rcutorture's readers, CPU hogs, thread management and status lines.
  */
-#include "torture_internal.h"
+#include "internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/rcu_stats.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/time.h"
 #include "lib/format.h"
 #include "lib/string.h"
