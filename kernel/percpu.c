@@ -7,12 +7,11 @@ unsigned int nr_cpus_online;
 
 /* Called on the CPU itself, first thing, so that preempt_count and
  * printk's "cpuN:" prefix work from then on. */
-void percpu_init_cpu(unsigned int cpu, u32 apic_id)
+void percpu_init_cpu(unsigned int cpu)
 {
 	struct percpu *p = &percpu_areas[cpu];
 
 	p->self = p;
 	p->cpu = cpu;
-	p->apic_id = apic_id;
 	arch_set_percpu_base(p);
 }

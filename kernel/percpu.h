@@ -25,7 +25,6 @@ struct percpu {
 	u32 irq_depth;			/* hard-interrupt nesting */
 	u32 rcu_nesting;		/* debug build: rcu_read_lock depth */
 	struct thread *current;
-	u32 apic_id;
 	u32 online;
 	u64 ticks;			/* timer interrupts taken */
 	u64 idle_ns;			/* time spent in the idle loop */
@@ -56,6 +55,6 @@ static inline struct percpu *cpu_area(unsigned int cpu)
 	for ((c) = 0; (c) < nr_cpus; (c)++)				\
 		if (READ_ONCE(percpu_areas[c].online))
 
-void percpu_init_cpu(unsigned int cpu, u32 apic_id);
+void percpu_init_cpu(unsigned int cpu);
 
 #endif

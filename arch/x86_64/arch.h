@@ -98,6 +98,8 @@ static __always_inline void arch_smp_mb(void)
 	__v; })
 
 void arch_set_percpu_base(void *base);
+/* The CPU's number for the hardware (its APIC id), for the console. */
+u32 arch_cpu_hw_id(unsigned int cpu);
 
 static inline void *phys_to_virt(u64 phys)
 {
@@ -121,15 +123,13 @@ u64 arch_unmap_page(uptr va);
 void arch_flush_tlb_local(void);
 bool arch_address_mapped(uptr va);
 
-/* Interrupt vectors the generic kernel knows about. */
-enum arch_ipi {
-	IPI_RESCHEDULE,
-	IPI_CALL_FUNCTION,
-	IPI_RCU_EXPEDITE,
-};
-
-void arch_send_ipi(unsigned int cpu, enum arch_ipi ipi);
-void arch_send_ipi_all_others(enum arch_ipi ipi);
+/* Inter-processor interrupts. The arch code offers ARCH_NR_IPIS of them,
+ * numbered from 0; the kernel says what each one does (kernel/ipi.h names
+ * them), and the handler runs in interrupt context on the target CPU. */
+#define ARCH_NR_IPIS	4
+void arch_set_ipi_handler(unsigned int ipi, void (*handler)(void));
+void arch_send_ipi(unsigned int cpu, unsigned int ipi);
+void arch_send_ipi_all_others(unsigned int ipi);
 /* Stop every other CPU with an NMI: for panic. */
 void arch_stop_other_cpus(void);
 /* Ask a CPU for its RIP and backtrace through an NMI (stall warnings). */

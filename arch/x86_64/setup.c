@@ -29,7 +29,7 @@ static u32 initial_apic_id(void)
 
 void arch_early_init(u64 boot_magic, u64 boot_info_phys)
 {
-	percpu_init_cpu(0, initial_apic_id());
+	percpu_init_cpu(0);
 	uart_init();
 	gdt_init_cpu(0);
 	idt_init();
@@ -64,7 +64,6 @@ void arch_cpu_init(void)
 	acpi_init(initial_apic_id());
 	lapic_choose_mode(acpi.lapic_phys);
 	lapic_init_cpu();
-	this_cpu()->apic_id = lapic_id();
 	acpi.apic_ids[0] = lapic_id();
 	tsc_hz = tsc_measure_hz(&source);
 	clock_init(tsc_hz);
@@ -75,7 +74,7 @@ void arch_cpu_init(void)
 	irq_register(VECTOR_IRQ_BASE + UART_IRQ, uart_interrupt);
 	smp_register_ipis();
 	if (ioapic_route_irq(UART_IRQ, VECTOR_IRQ_BASE + UART_IRQ,
-			     this_cpu()->apic_id) == 0)
+			     acpi.apic_ids[0]) == 0)
 		uart_enable_rx_irq();
 }
 

@@ -19,11 +19,8 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched/smp_call.h"
 #include "kernel/time.h"
 #include "kernel/main.h"
-#include "kernel/rcu/hooks.h"
-#include "kernel/sched/sched.h"
 #include "lib/string.h"
 
 #define TRAMPOLINE_PHYS		0x8000
@@ -50,23 +47,25 @@ extern u64 boot_pml4[];
 static struct kstack ap_stacks[MAX_CPUS];
 static volatile u32 checked_in;	/* index of the last AP that checked in */
 
-static const u8 ipi_vectors[] = {
-	[IPI_RESCHEDULE] = VECTOR_RESCHEDULE,
-	[IPI_CALL_FUNCTION] = VECTOR_CALL_FUNCTION,
-	[IPI_RCU_EXPEDITE] = VECTOR_RCU_EXPEDITE,
-};
+/* What each IPI does, as the kernel registered it. */
+static void (*ipi_handlers[ARCH_NR_IPIS])(void);
 
 void arch_set_percpu_base(void *base)
 {
 	wrmsr(MSR_GS_BASE, (u64)base);
 }
 
-void arch_send_ipi(unsigned int cpu, enum arch_ipi ipi)
+u32 arch_cpu_hw_id(unsigned int cpu)
 {
-	lapic_send_ipi(cpu_area(cpu)->apic_id, ipi_vectors[ipi]);
+	return acpi.apic_ids[cpu];
 }
 
-void arch_send_ipi_all_others(enum arch_ipi ipi)
+void arch_send_ipi(unsigned int cpu, unsigned int ipi)
+{
+	lapic_send_ipi(acpi.apic_ids[cpu], VECTOR_IPI_BASE + ipi);
+}
+
+void arch_send_ipi_all_others(unsigned int ipi)
 {
 	unsigned int cpu, me = this_cpu_id();
 
@@ -83,20 +82,20 @@ void arch_stop_other_cpus(void)
 		if (cpu == me)
 			continue;
 		nmi_request_stop(cpu);
-		lapic_send_nmi(cpu_area(cpu)->apic_id);
+		lapic_send_nmi(acpi.apic_ids[cpu]);
 	}
 }
 
 void arch_backtrace_cpu(unsigned int cpu)
 {
 	nmi_request_backtrace(cpu);
-	lapic_send_nmi(cpu_area(cpu)->apic_id);
+	lapic_send_nmi(acpi.apic_ids[cpu]);
 }
 
 /* The first C an AP runs, on the stack smp_boot_aps() gave it. */
 static __noreturn void ap_entry(u64 cpu)
 {
-	percpu_init_cpu(cpu, acpi.apic_ids[cpu]);
+	percpu_init_cpu(cpu);
 	gdt_init_cpu(cpu);
 	idt_load();
 	lapic_init_cpu();
@@ -157,27 +156,28 @@ void smp_boot_aps(void)
 		start_ap(cpu);
 }
 
-static void reschedule_ipi(struct trap_frame *f)
+/* Every IPI vector lands here and calls what the kernel registered. */
+static void ipi_interrupt(struct trap_frame *f)
 {
-	(void)f;
-	sched_reschedule_ipi();
+	void (*handler)(void) =
+		READ_ONCE(ipi_handlers[f->vector - VECTOR_IPI_BASE]);
+
+	if (handler)
+		handler();
 }
 
-static void call_function_ipi(struct trap_frame *f)
+void arch_set_ipi_handler(unsigned int ipi, void (*handler)(void))
 {
-	(void)f;
-	smp_call_function_interrupt();
-}
-
-static void rcu_expedite_ipi(struct trap_frame *f)
-{
-	(void)f;
-	rcu_expedited_ipi_handler();
+	if (ipi >= ARCH_NR_IPIS)
+		panic("arch_set_ipi_handler: IPI %u, expected below %u", ipi,
+		      ARCH_NR_IPIS);
+	WRITE_ONCE(ipi_handlers[ipi], handler);
 }
 
 void smp_register_ipis(void)
 {
-	irq_register(VECTOR_RESCHEDULE, reschedule_ipi);
-	irq_register(VECTOR_CALL_FUNCTION, call_function_ipi);
-	irq_register(VECTOR_RCU_EXPEDITE, rcu_expedite_ipi);
+	unsigned int ipi;
+
+	for (ipi = 0; ipi < ARCH_NR_IPIS; ipi++)
+		irq_register(VECTOR_IPI_BASE + ipi, ipi_interrupt);
 }

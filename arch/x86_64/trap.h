@@ -15,9 +15,7 @@ struct trap_frame {
 /* Vectors above the exceptions. */
 #define VECTOR_IRQ_BASE		0x20	/* legacy IRQ n is 0x20 + n via IOAPIC */
 #define VECTOR_TIMER		0x40
-#define VECTOR_RESCHEDULE	0xf0
-#define VECTOR_CALL_FUNCTION	0xf1
-#define VECTOR_RCU_EXPEDITE	0xf2
+#define VECTOR_IPI_BASE		0xf0	/* ARCH_NR_IPIS vectors from here */
 #define VECTOR_SPURIOUS		0xff
 
 typedef void (*irq_handler_t)(struct trap_frame *frame);

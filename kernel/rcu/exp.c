@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/time.h"
+#include "kernel/ipi.h"
 
 static DEFINE_MUTEX(exp_mutex);
 static unsigned long exp_seq;
@@ -39,7 +40,8 @@ void rcu_exp_report_here(void)
 	arch_irq_restore(flags);
 }
 
-void rcu_expedited_ipi_handler(void)
+/* The IPI of synchronize_rcu_expedited(), on each CPU it waits for. */
+static void exp_ipi_handler(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
@@ -61,6 +63,11 @@ void rcu_exp_tick(void)
 	if (READ_ONCE(rcu_data[this_cpu_id()].exp_pending) &&
 	    preempt_count() == 0)
 		rcu_exp_report_here();
+}
+
+void rcu_exp_init(void)
+{
+	arch_set_ipi_handler(IPI_RCU_EXPEDITE, exp_ipi_handler);
 }
 
 static bool exp_done(void)

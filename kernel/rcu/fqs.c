@@ -7,6 +7,7 @@
 #include "inject.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/ipi.h"
 
 /* The CPUs of `leaf` that still owe the current grace period. */
 static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)

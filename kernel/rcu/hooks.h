@@ -15,7 +15,5 @@ void rcu_irq_enter(void);
 void rcu_irq_exit(void);
 /* Every timer tick on every CPU. */
 void rcu_tick(void);
-/* The expedited grace period's IPI. */
-void rcu_expedited_ipi_handler(void);
 
 #endif

@@ -91,6 +91,7 @@ void rcu_record_latency(u64 ns);
 void rcu_callbacks_tick(void);
 void rcu_exp_report_here(void);
 void rcu_exp_tick(void);
+void rcu_exp_init(void);
 void rcu_cb_threads_start(void);
 
 #endif

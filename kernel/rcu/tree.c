@@ -387,6 +387,7 @@ void rcu_init(void)
 	unsigned int i, cpu;
 
 	rcu_inject_init();
+	rcu_exp_init();
 	spin_lock_init(&rcu_state.request_lock);
 	wait_queue_init(&rcu_state.gp_wait);
 	wait_queue_init(&rcu_state.gp_done);

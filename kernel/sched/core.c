@@ -22,6 +22,9 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
+#include "kernel/ipi.h"
+#include "smp_call.h"
+#include "lib/string.h"
 
 struct run_queue run_queues[MAX_CPUS];
 
@@ -246,36 +249,6 @@ void sched_tick(void)
 	}
 }
 
-/*
- * The idle loop: look for work (local, then stolen), else halt with
- * interrupts enabled. The test and the halt happen with interrupts off
- * until `sti; hlt`, so a wake-up IPI arriving in between is not missed:
- * it ends the hlt.
- */
-__noreturn void cpu_idle_loop(void)
-{
-	unsigned int cpu = this_cpu_id();
-	struct run_queue *rq = &run_queues[cpu];
-	struct percpu *pc = cpu_area(cpu);
-
-	for (;;) {
-		arch_irq_disable();
-		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
-		    !sched_balance(cpu, true)) {
-			u64 start = clock_ns();
-
-			rcu_idle_enter();
-			arch_idle_wait();	/* sti; hlt */
-			arch_irq_disable();
-			rcu_idle_exit();
-			pc->idle_ns += clock_ns() - start;
-		}
-		arch_irq_enable();
-		if (READ_ONCE(rq->nr_queued) || READ_ONCE(pc->need_resched))
-			schedule();
-	}
-}
-
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *out)
 {
 	struct run_queue *rq = &run_queues[cpu];
@@ -284,4 +257,32 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *out)
 	out->nr_queued = READ_ONCE(rq->nr_queued);
 	out->idle_ns = READ_ONCE(cpu_area(cpu)->idle_ns);
 	out->migrations_in = READ_ONCE(rq->migrations_in);
+}
+
+static void init_rq(unsigned int cpu)
+{
+	struct run_queue *rq = &run_queues[cpu];
+
+	spin_lock_init(&rq->lock);
+	INIT_LIST_HEAD(&rq->queue);
+}
+
+void sched_init(void)
+{
+	struct cpumask all;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		init_rq(cpu);
+	arch_set_ipi_handler(IPI_RESCHEDULE, sched_reschedule_ipi);
+	arch_set_ipi_handler(IPI_CALL_FUNCTION, smp_call_function_interrupt);
+	strlcpy(init_thread.name, "init", sizeof(init_thread.name));
+	cpumask_fill(&all);
+	set_allowed(&init_thread, &all);
+	init_thread.state = THREAD_RUNNABLE;
+	init_thread.on_cpu = true;
+	init_thread.switched_in_ns = clock_ns();
+	table_add(&init_thread);
+	run_queues[0].current = &init_thread;
+	this_cpu()->current = &init_thread;
 }

@@ -1,4 +1,4 @@
-/* Scheduler state shared between sched.c, sched_balance.c and thread.c. */
+/* Scheduler state shared by the files of kernel/sched/. */
 #ifndef KERNEL_SCHED_INTERNAL_H
 #define KERNEL_SCHED_INTERNAL_H
 
@@ -32,6 +32,13 @@ struct run_queue *lock_thread_rq(struct thread *t, unsigned long *flags);
 void resched_cpu(unsigned int cpu);
 void finish_switch(struct run_queue *rq);
 __noreturn void cpu_idle_loop(void);
+
+/* thread.c's pieces that bring-up (core.c, idle.c) builds on. */
+extern struct thread init_thread;
+struct thread *thread_alloc(const char *name);
+void thread_entry(void *self);
+void table_add(struct thread *t);
+void set_allowed(struct thread *t, const struct cpumask *allowed);
 /* Pull one thread from the busiest CPU; interrupts must be off. */
 bool sched_balance(unsigned int cpu, bool idle);
 

@@ -9,6 +9,7 @@
 #include "kernel/percpu.h"
 #include "preempt.h"
 #include "spinlock.h"
+#include "kernel/ipi.h"
 
 static DEFINE_SPINLOCK(call_lock);
 static smp_call_fn call_fn;

@@ -18,9 +18,9 @@ static LIST_HEAD(all_threads);
 static DEFINE_SPINLOCK(table_lock);
 static u64 next_id = 1;
 static unsigned int nr_threads;
-static struct thread init_thread;
+struct thread init_thread;
 
-static void table_add(struct thread *t)
+void table_add(struct thread *t)
 {
 	unsigned long flags = spin_lock_irqsave(&table_lock);
 
@@ -40,7 +40,7 @@ static void table_remove(struct thread *t)
 }
 
 /* The first code of every new thread (after arch_thread_start). */
-static void thread_entry(void *self)
+void thread_entry(void *self)
 {
 	struct thread *t = self;
 
@@ -53,7 +53,7 @@ static void thread_entry(void *self)
 
 /* The mask never changes afterwards, so whether the thread may move
  * is worked out here once, not on every enqueue. */
-static void set_allowed(struct thread *t, const struct cpumask *allowed)
+void set_allowed(struct thread *t, const struct cpumask *allowed)
 {
 	t->allowed = *allowed;
 	t->movable = cpumask_weight(allowed) > 1;
@@ -77,7 +77,7 @@ static unsigned int pick_cpu(const struct cpumask *allowed)
 	return best;
 }
 
-static struct thread *thread_alloc(const char *name)
+struct thread *thread_alloc(const char *name)
 {
 	struct thread *t = kzalloc(sizeof(*t));
 
@@ -220,79 +220,4 @@ size_t thread_snapshot(struct thread_info *out, size_t max)
 unsigned int sched_nr_threads(void)
 {
 	return READ_ONCE(nr_threads);
-}
-
-/* A CPU's idle thread: the boot context of an AP, or a new thread on
- * cpu0. It is never queued; pick_next() falls back to it. */
-static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
-{
-	struct cpumask only = cpumask_of(cpu);
-
-	ksnprintf(t->name, sizeof(t->name), "idle/%u", cpu);
-	t->is_idle = true;
-	t->cpu = cpu;
-	set_allowed(t, &only);
-	t->state = THREAD_RUNNABLE;
-	rq->idle = t;
-	table_add(t);
-}
-
-static void init_rq(unsigned int cpu)
-{
-	struct run_queue *rq = &run_queues[cpu];
-
-	spin_lock_init(&rq->lock);
-	INIT_LIST_HEAD(&rq->queue);
-}
-
-void sched_init(void)
-{
-	struct cpumask all;
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		init_rq(cpu);
-	strlcpy(init_thread.name, "init", sizeof(init_thread.name));
-	cpumask_fill(&all);
-	set_allowed(&init_thread, &all);
-	init_thread.state = THREAD_RUNNABLE;
-	init_thread.on_cpu = true;
-	init_thread.switched_in_ns = clock_ns();
-	table_add(&init_thread);
-	run_queues[0].current = &init_thread;
-	this_cpu()->current = &init_thread;
-}
-
-static void idle_entry(void *unused)
-{
-	(void)unused;
-	cpu_idle_loop();
-}
-
-void sched_start_boot_cpu(void)
-{
-	struct thread *idle = thread_alloc("idle/0");
-
-	if (!idle)
-		panic("no memory for cpu0's idle thread");
-	make_idle(&run_queues[0], idle, 0);
-	idle->saved_sp = arch_thread_stack_init(idle->stack.top, thread_entry,
-						idle);
-	idle->fn = idle_entry;
-}
-
-__noreturn void sched_start_ap(void)
-{
-	unsigned int cpu = this_cpu_id();
-	struct run_queue *rq = &run_queues[cpu];
-	struct thread *idle = kzalloc(sizeof(*idle));
-
-	if (!idle)
-		panic("no memory for cpu%u's idle thread", cpu);
-	make_idle(rq, idle, cpu);
-	idle->on_cpu = true;
-	idle->switched_in_ns = clock_ns();
-	rq->current = idle;
-	this_cpu()->current = idle;
-	cpu_idle_loop();
 }

@@ -28,7 +28,7 @@ static void cmd_cpus(int argc, char **argv)
 		sched_cpu_stats(cpu, &s);
 		idle_permille = now ? MIN(s.idle_ns, now) * 1000 / now : 0;
 		console_printf("%3u  %4u  %10llu  %3llu.%llu%%  %10llu  %6llu  "
-			       "%11llu\n", cpu, pc->apic_id,
+			       "%11llu\n", cpu, arch_cpu_hw_id(cpu),
 			       READ_ONCE(pc->ticks), idle_permille / 10,
 			       idle_permille % 10, s.switches, s.nr_queued,
 			       s.migrations_in);

@@ -1,0 +1,91 @@
+/*
+ * Idle: each CPU's idle thread, what the scheduler falls back to when its
+ * queue is empty, and the idle loop it runs. Idle is where a CPU spends
+ * RCU's extended quiescent state (rcu_idle_enter/exit), so the loop's
+ * order of tests and halts matters to RCU as much as to the scheduler.
+ */
+#include "internal.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
+#include "kernel/rcu/hooks.h"
+#include "kernel/time.h"
+#include "lib/format.h"
+
+/* A CPU's idle thread: the boot context of an AP, or a new thread on
+ * cpu0. It is never queued; pick_next() falls back to it. */
+static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
+{
+	struct cpumask only = cpumask_of(cpu);
+
+	ksnprintf(t->name, sizeof(t->name), "idle/%u", cpu);
+	t->is_idle = true;
+	t->cpu = cpu;
+	set_allowed(t, &only);
+	t->state = THREAD_RUNNABLE;
+	rq->idle = t;
+	table_add(t);
+}
+
+/*
+ * The idle loop: look for work (local, then stolen), else halt with
+ * interrupts enabled. The test and the halt happen with interrupts off
+ * until `sti; hlt`, so a wake-up IPI arriving in between is not missed:
+ * it ends the hlt.
+ */
+__noreturn void cpu_idle_loop(void)
+{
+	unsigned int cpu = this_cpu_id();
+	struct run_queue *rq = &run_queues[cpu];
+	struct percpu *pc = cpu_area(cpu);
+
+	for (;;) {
+		arch_irq_disable();
+		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
+		    !sched_balance(cpu, true)) {
+			u64 start = clock_ns();
+
+			rcu_idle_enter();
+			arch_idle_wait();	/* sti; hlt */
+			arch_irq_disable();
+			rcu_idle_exit();
+			pc->idle_ns += clock_ns() - start;
+		}
+		arch_irq_enable();
+		if (READ_ONCE(rq->nr_queued) || READ_ONCE(pc->need_resched))
+			schedule();
+	}
+}
+
+static void idle_entry(void *unused)
+{
+	(void)unused;
+	cpu_idle_loop();
+}
+
+void sched_start_boot_cpu(void)
+{
+	struct thread *idle = thread_alloc("idle/0");
+
+	if (!idle)
+		panic("no memory for cpu0's idle thread");
+	make_idle(&run_queues[0], idle, 0);
+	idle->saved_sp = arch_thread_stack_init(idle->stack.top, thread_entry,
+						idle);
+	idle->fn = idle_entry;
+}
+
+__noreturn void sched_start_ap(void)
+{
+	unsigned int cpu = this_cpu_id();
+	struct run_queue *rq = &run_queues[cpu];
+	struct thread *idle = kzalloc(sizeof(*idle));
+
+	if (!idle)
+		panic("no memory for cpu%u's idle thread", cpu);
+	make_idle(rq, idle, cpu);
+	idle->on_cpu = true;
+	idle->switched_in_ns = clock_ns();
+	rq->current = idle;
+	this_cpu()->current = idle;
+	cpu_idle_loop();
+}
