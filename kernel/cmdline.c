@@ -5,6 +5,7 @@
  */
 #include "cmdline.h"
 #include "printk.h"
+#include "init.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 
@@ -80,7 +81,7 @@ static bool apply_option(const struct cmdline_option *o, const char *key,
 	return false;
 }
 
-void cmdline_parse(const char *cmdline)
+__init void cmdline_parse(const char *cmdline)
 {
 	char *cursor, *word;
 

@@ -1,6 +1,11 @@
-/* Boot entry points shared between the generic kernel and the arch code. */
-#ifndef KERNEL_MAIN_H
-#define KERNEL_MAIN_H
+/*
+ * The generic kernel's entry points for the arch code: where boot goes
+ * once the arch set-up is done, and what every interrupt, timer tick and
+ * console byte calls. arch/ calls these and nothing else of the kernel's
+ * subsystems, so a port implements arch.h and calls entry.h.
+ */
+#ifndef KERNEL_ENTRY_H
+#define KERNEL_ENTRY_H
 
 #include "lib/types.h"
 #include "lib/compiler.h"
@@ -8,10 +13,17 @@
 __noreturn void kmain(u64 boot_magic, u64 boot_info_phys);
 /* Where each AP goes once its arch set-up is done. */
 __noreturn void secondary_cpu_main(void);
-/* Called by the arch code on every timer interrupt. */
+
+/* Around every hardware interrupt's handler (kernel/irq.c): irq_enter()
+ * first, irq_exit() last, with interrupts still off. irq_exit() may
+ * switch threads (kernel preemption) if the interrupted code had
+ * interrupts on, which the caller says. */
+void irq_enter(void);
+void irq_exit(bool interrupted_irqs_on);
+
+/* Every timer interrupt on every CPU (kernel/sched/timer.c). */
 void timer_tick(void);
-/* Called by the arch code, from its interrupt handler, when console
- * input has arrived. */
+/* From the console's interrupt handler, when input has arrived. */
 void console_input_arrived(void);
 
 #endif

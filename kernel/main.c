@@ -2,17 +2,15 @@
  * kmain(): the boot sequence, in order. The entry code (boot/entry.S) has
  * put us in 64-bit mode on the boot stack with the boot page tables.
  */
-#include "main.h"
+#include "entry.h"
+#include "init.h"
 #include "arch.h"
-#include "kernel/bench/bench.h"
 #include "bootinfo.h"
 #include "cmdline.h"
-#include "kernel/test/crash.h"
 #include "kernel/fs/dcache.h"
 #include "kernel/mm/early_alloc.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
-#include "kernel/test/ktest.h"
 #include "kernel/mm/page_alloc.h"
 #include "panic.h"
 #include "percpu.h"
@@ -28,19 +26,18 @@
 #define EXIT_STATUS_FAIL	1
 
 extern const char __kernel_phys_end[];
+extern const struct late_work __start_late_work[], __stop_late_work[];
 
 static struct kstack init_stack;
 
-void timer_tick(void)
+bool run_late_work(void)
 {
-	struct percpu *cpu = this_cpu();
+	const struct late_work *w;
+	bool passed = true;
 
-	cpu->ticks++;
-	if (cpu->cpu == 0)
-		jiffies++;
-	timer_run_expired();
-	sched_tick();
-	rcu_tick();
+	for (w = __start_late_work; w < __stop_late_work; w++)
+		passed &= w->fn();
+	return passed;
 }
 
 /* Everything after the boot stack: the APs, the self-tests, the shell. */
@@ -61,12 +58,8 @@ static __noreturn void kernel_init(void)
 	rcu_start_kthreads();
 	dcache_init();
 
-	crash_run_requested();
-	/* A suite name that matches nothing fails the run: a typo must not
-	 * pass as "0 tests, all passed". */
-	passed = ktest_spec_valid(ktest_spec);
-	passed &= ktest_run(ktest_spec);
-	passed &= bench_run(bench_spec);
+	/* crash=, the self-tests, the benchmarks (kernel/init.h). */
+	passed = run_late_work();
 	if (exit_when_done)
 		arch_exit_emulator(passed ? EXIT_STATUS_PASS : EXIT_STATUS_FAIL);
 	if (shell_enabled)
@@ -75,7 +68,7 @@ static __noreturn void kernel_init(void)
 		sleep_ms(1000);
 }
 
-void kmain(u64 boot_magic, u64 boot_info_phys)
+__init void kmain(u64 boot_magic, u64 boot_info_phys)
 {
 	arch_early_init(boot_magic, boot_info_phys);
 	pr_info("Quiesce: an SMP kernel built around RCU\n");

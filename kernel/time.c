@@ -10,6 +10,7 @@
 #include "time.h"
 #include "arch.h"
 #include "cmdline.h"
+#include "init.h"
 #include "lib/compiler.h"
 
 static u64 tsc_at_boot;
@@ -21,7 +22,7 @@ volatile u64 jiffies;
 
 CMDLINE_UINT("hz", hz, 10, 10000, "timer interrupts per second");
 
-void clock_init(u64 tsc_hz)
+__init void clock_init(u64 tsc_hz)
 {
 	tsc_at_boot = arch_read_tsc();
 	tsc_hz_measured = tsc_hz;

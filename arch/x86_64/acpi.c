@@ -9,6 +9,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 #include "lib/unaligned.h"
 
@@ -187,7 +188,7 @@ static void parse_fadt(const struct sdt_header *fadt)
 		find_s5(d);
 }
 
-void acpi_init(u32 boot_apic_id)
+__init void acpi_init(u32 boot_apic_id)
 {
 	const struct sdt_header *madt, *fadt;
 

@@ -5,6 +5,7 @@
  */
 #include "trap.h"
 #include "gdt.h"
+#include "kernel/init.h"
 #include "lib/compiler.h"
 
 struct idt_gate {
@@ -29,7 +30,7 @@ struct idt_ptr {
 extern const u64 isr_stub_table[256];
 static struct idt_gate idt[256] __aligned(16);
 
-void idt_init(void)
+__init void idt_init(void)
 {
 	unsigned int v;
 

@@ -11,6 +11,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/init.h"
 
 #define SVR_ENABLE		(1u << 8)
 #define LVT_MASKED		(1u << 16)
@@ -25,7 +26,7 @@ static bool x2apic_allowed = true;
 CMDLINE_BOOL("x2apic", x2apic_allowed,
 	     "0 = use xAPIC MMIO even where the CPU has x2APIC");
 
-void lapic_choose_mode(u64 mmio_phys)
+__init void lapic_choose_mode(u64 mmio_phys)
 {
 	bool has_x2apic = cpuid(1, 0).ecx & (1u << 21);
 
@@ -82,7 +83,7 @@ void lapic_send_startup(u32 apic_id, u8 page)
 }
 
 /* Count APIC timer ticks over CALIBRATION_MS of TSC time. */
-void lapic_timer_calibrate(u64 tsc_hz)
+__init void lapic_timer_calibrate(u64 tsc_hz)
 {
 	u64 start, wait = tsc_hz / 1000 * CALIBRATION_MS;
 	u32 elapsed;

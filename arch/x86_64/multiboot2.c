@@ -8,6 +8,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 #define MB2_BOOTLOADER_MAGIC	0x36d76289
@@ -69,7 +70,7 @@ static void read_rsdp(const struct mb2_tag *tag, bool v2)
 
 /* info points at the information structure through the boot mapping of
  * low memory (identity and KERNEL_VMA both still mapped). */
-void multiboot2_parse(u32 magic, const void *info)
+__init void multiboot2_parse(u32 magic, const void *info)
 {
 	const u8 *p = (const u8 *)info + 8;
 	u32 total = *(const u32 *)info;

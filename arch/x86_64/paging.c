@@ -18,6 +18,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 #define PTE_PRESENT	(1ull << 0)
@@ -155,7 +156,7 @@ static void enable_nx(void)
 	}
 }
 
-void paging_init(void)
+__init void paging_init(void)
 {
 	bool gib_pages = cpuid(0x80000001, 0).edx & (1u << 26);
 	u64 end = highest_address();

@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "cpu.h"
 #include "io.h"
+#include "kernel/init.h"
 
 #define PIT_HZ			1193182
 #define PIT_CHANNEL2		0x42
@@ -50,7 +51,7 @@ static u64 tsc_hz_from_pit(void)
 	return (end - start) * 1000 / CALIBRATION_MS;
 }
 
-u64 tsc_measure_hz(const char **source)
+__init u64 tsc_measure_hz(const char **source)
 {
 	u64 hz = tsc_hz_from_cpuid();
 

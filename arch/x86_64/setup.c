@@ -17,17 +17,18 @@
 #include "smp.h"
 #include "trap.h"
 #include "uart.h"
-#include "kernel/main.h"
+#include "kernel/entry.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/init.h"
 
 static u32 initial_apic_id(void)
 {
 	return cpuid(1, 0).ebx >> 24;
 }
 
-void arch_early_init(u64 boot_magic, u64 boot_info_phys)
+__init void arch_early_init(u64 boot_magic, u64 boot_info_phys)
 {
 	percpu_init_cpu(0);
 	uart_init();
@@ -39,7 +40,7 @@ void arch_early_init(u64 boot_magic, u64 boot_info_phys)
 			 (const void *)(boot_info_phys + ARCH_KERNEL_VMA));
 }
 
-void arch_memory_init(void)
+__init void arch_memory_init(void)
 {
 	paging_init();
 }
@@ -56,7 +57,7 @@ static void uart_interrupt(struct trap_frame *f)
 	uart_irq();
 }
 
-void arch_cpu_init(void)
+__init void arch_cpu_init(void)
 {
 	const char *source;
 	u64 tsc_hz;
@@ -83,7 +84,7 @@ void arch_timer_start(void)
 	lapic_timer_start(hz, VECTOR_TIMER);
 }
 
-void arch_smp_boot(void)
+__init void arch_smp_boot(void)
 {
 	smp_boot_aps();
 }

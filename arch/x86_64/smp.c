@@ -20,7 +20,8 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/main.h"
+#include "kernel/entry.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 #define TRAMPOLINE_PHYS		0x8000
@@ -137,7 +138,7 @@ static bool start_ap(unsigned int cpu)
 	return true;
 }
 
-void smp_boot_aps(void)
+__init void smp_boot_aps(void)
 {
 	unsigned int cpu;
 

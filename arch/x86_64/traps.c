@@ -15,8 +15,7 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/hooks.h"
-#include "kernel/sched/sched.h"
+#include "kernel/entry.h"
 #include "kernel/mm/kstack.h"
 
 #define VECTOR_PAGE_FAULT	14
@@ -135,30 +134,17 @@ __noreturn void trap_panic(struct trap_frame *f, const char *why)
 
 static void handle_irq(struct trap_frame *f)
 {
-	struct percpu *cpu = this_cpu();
 	irq_handler_t handler = irq_handlers[f->vector];
 
-	if (cpu->irq_depth++ == 0)
-		rcu_irq_enter();
+	irq_enter();
 	if (handler)
 		handler(f);
 	else if (f->vector != VECTOR_SPURIOUS)
 		pr_warn("unexpected interrupt vector %llu on cpu%u; ignored\n",
-			f->vector, cpu->cpu);
+			f->vector, this_cpu_id());
 	if (f->vector != VECTOR_SPURIOUS)
 		lapic_eoi();
-	if (--cpu->irq_depth == 0)
-		rcu_irq_exit();
-
-	/* Kernel preemption: the interrupted code had interrupts on and
-	 * no preemption disabled, so it may be switched out right here.
-	 * Not the idle thread: it was halted in RCU's extended quiescent
-	 * state, and must leave it (rcu_idle_exit) before anything else
-	 * runs on this CPU; it reschedules by itself right after. */
-	if (cpu->need_resched && cpu->preempt_count == 0 &&
-	    cpu->irq_depth == 0 && (f->rflags & RFLAGS_IF) &&
-	    !cpu->current->is_idle)
-		preempt_schedule_irq();
+	irq_exit(f->rflags & RFLAGS_IF);
 }
 
 void trap_dispatch(struct trap_frame *f)

@@ -9,7 +9,8 @@
 #include "arch.h"
 #include "io.h"
 #include "uart.h"
-#include "kernel/main.h"
+#include "kernel/entry.h"
+#include "kernel/init.h"
 #include "lib/compiler.h"
 
 #define COM1		0x3f8
@@ -45,7 +46,7 @@ static unsigned long rx_dropped;
  * byte ahead of the one the handler holds and swap their order. */
 static bool rx_irq_on;
 
-void uart_init(void)
+__init void uart_init(void)
 {
 	u16 divisor = BAUD_BASE / BAUD;
 

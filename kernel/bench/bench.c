@@ -6,6 +6,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "kernel/init.h"
 #include "lib/parse.h"
 #include "lib/sort.h"
 #include "lib/string.h"
@@ -126,6 +127,12 @@ bool bench_run(const char *spec)
 {
 	return bench_run_until(spec, bench_quick, NULL);
 }
+
+static bool bench_run_at_boot(void)
+{
+	return bench_run(bench_spec);
+}
+LATE_WORK(LATE_WORK_BENCH, bench_run_at_boot);
 
 const char *bench_name(unsigned int n)
 {

@@ -23,6 +23,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "ramfs.h"
+#include "kernel/init.h"
 #include "lib/hash.h"
 #include "lib/rculist.h"
 #include "lib/string.h"
@@ -344,7 +345,7 @@ static void alloc_table(void)
 	}
 }
 
-void dcache_init(void)
+__init void dcache_init(void)
 {
 	ramfs_init();
 	alloc_table();

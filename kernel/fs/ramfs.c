@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 struct ramfs_dirent {
@@ -40,7 +41,7 @@ static void inode_free(struct ramfs_inode *inode)
 	kfree_rcu(inode, rcu);
 }
 
-void ramfs_init(void)
+__init void ramfs_init(void)
 {
 	root = inode_alloc(true, NULL);
 	if (!root)

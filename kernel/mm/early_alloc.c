@@ -2,6 +2,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/panic.h"
 #include "arch.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 /* Everything below 1 MiB is left alone: BIOS data, the EBDA, the AP
@@ -13,7 +14,7 @@ static u64 cursor;		/* next free physical address */
 static u64 given_start, given_end;
 static bool finished;
 
-void early_alloc_init(u64 kernel_phys_end)
+__init void early_alloc_init(u64 kernel_phys_end)
 {
 	reserved_end = ALIGN_UP(kernel_phys_end, ARCH_PAGE_SIZE);
 	cursor = reserved_end;

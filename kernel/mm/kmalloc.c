@@ -11,6 +11,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 #include "lib/bitops.h"
 
@@ -33,7 +34,7 @@ static const u32 class_sizes[KMALLOC_NR_CLASSES] = {
 };
 static struct size_class classes[KMALLOC_NR_CLASSES];
 
-void kmalloc_init(void)
+__init void kmalloc_init(void)
 {
 	unsigned int i;
 

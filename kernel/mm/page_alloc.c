@@ -12,6 +12,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/spinlock.h"
 #include "arch.h"
+#include "kernel/init.h"
 
 static struct page *pages;		/* one per physical page */
 static u64 nr_pages;			/* pages covered by the array */
@@ -173,7 +174,7 @@ static void add_region(u64 start, u64 end)
 	}
 }
 
-void page_alloc_init(void)
+__init void page_alloc_init(void)
 {
 	unsigned int i;
 	u64 array_pages;

@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/smp_call.h"
+#include "kernel/init.h"
 #include "lib/format.h"
 
 #define BLIMIT_LOW		10
@@ -136,7 +137,7 @@ static void cb_thread_fn(void *arg)
 	}
 }
 
-void rcu_cb_threads_start(void)
+__init void rcu_cb_threads_start(void)
 {
 	unsigned int cpu;
 	char name[THREAD_NAME_MAX];

@@ -14,6 +14,7 @@
 #include "kernel/sched/mutex.h"
 #include "kernel/time.h"
 #include "kernel/ipi.h"
+#include "kernel/init.h"
 
 static DEFINE_MUTEX(exp_mutex);
 static unsigned long exp_seq;
@@ -65,7 +66,7 @@ void rcu_exp_tick(void)
 		rcu_exp_report_here();
 }
 
-void rcu_exp_init(void)
+__init void rcu_exp_init(void)
 {
 	arch_set_ipi_handler(IPI_RCU_EXPEDITE, exp_ipi_handler);
 }

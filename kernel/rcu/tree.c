@@ -60,6 +60,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/init.h"
 #include "lib/format.h"
 
 struct rcu_state rcu_state;
@@ -382,7 +383,7 @@ void cond_synchronize_rcu(unsigned long cookie)
 	}
 }
 
-void rcu_init(void)
+__init void rcu_init(void)
 {
 	unsigned int i, cpu;
 
@@ -409,7 +410,7 @@ void rcu_init(void)
 		rcu_stall_timeout_ms);
 }
 
-void rcu_start_kthreads(void)
+__init void rcu_start_kthreads(void)
 {
 	rcu_state.gp_thread = thread_create(gp_thread_fn, NULL, "rcu_gp");
 	if (!rcu_state.gp_thread)

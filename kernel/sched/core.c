@@ -24,6 +24,7 @@
 #include "kernel/time.h"
 #include "kernel/ipi.h"
 #include "smp_call.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 struct run_queue run_queues[MAX_CPUS];
@@ -267,7 +268,7 @@ static void init_rq(unsigned int cpu)
 	INIT_LIST_HEAD(&rq->queue);
 }
 
-void sched_init(void)
+__init void sched_init(void)
 {
 	struct cpumask all;
 	unsigned int cpu;

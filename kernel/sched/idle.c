@@ -9,6 +9,7 @@
 #include "kernel/panic.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
+#include "kernel/init.h"
 #include "lib/format.h"
 
 /* A CPU's idle thread: the boot context of an AP, or a new thread on
@@ -62,7 +63,7 @@ static void idle_entry(void *unused)
 	cpu_idle_loop();
 }
 
-void sched_start_boot_cpu(void)
+__init void sched_start_boot_cpu(void)
 {
 	struct thread *idle = thread_alloc("idle/0");
 

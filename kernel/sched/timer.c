@@ -1,10 +1,13 @@
 /* Per-CPU timer lists, sorted by expiry, and sleep_ms() built on them. */
 #include "timer.h"
+#include "kernel/entry.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "sched.h"
 #include "spinlock.h"
 #include "kernel/time.h"
+#include "kernel/init.h"
 
 struct timer_base {
 	spinlock_t lock;
@@ -13,7 +16,7 @@ struct timer_base {
 
 static struct timer_base bases[MAX_CPUS];
 
-void timer_init_cpus(void)
+__init void timer_init_cpus(void)
 {
 	unsigned int c;
 
@@ -143,4 +146,19 @@ void sleep_ns(u64 ns)
 void sleep_ms(u64 ms)
 {
 	sleep_ns(ms * NSEC_PER_MSEC);
+}
+
+/* The tick: every timer interrupt of every CPU. cpu0 keeps jiffies; each
+ * CPU runs its expired timers, then lets the scheduler end a slice and
+ * RCU look at its grace periods and callbacks. */
+void timer_tick(void)
+{
+	struct percpu *cpu = this_cpu();
+
+	cpu->ticks++;
+	if (cpu->cpu == 0)
+		jiffies++;
+	timer_run_expired();
+	sched_tick();
+	rcu_tick();
 }

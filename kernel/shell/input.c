@@ -17,7 +17,7 @@
  */
 #include "internal.h"
 #include "arch.h"
-#include "kernel/main.h"
+#include "kernel/entry.h"
 #include "kernel/sched/waitqueue.h"
 
 #define CTRL_C		0x03

@@ -2,6 +2,7 @@
 #include "crash.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 extern const struct crash_kind __start_crash_kinds[];
@@ -21,11 +22,14 @@ __attribute__((no_sanitize("undefined"))) static void crash_page_fault(void)
 }
 CRASH_KIND("pf", "write through a NULL pointer", crash_page_fault);
 
+/* The compiler's own trap instruction: an invalid opcode on x86 (ud2),
+ * without this file knowing which. */
 static void crash_invalid_opcode(void)
 {
-	asm volatile("ud2");
+	__builtin_trap();
 }
-CRASH_KIND("ud", "execute an invalid instruction (ud2)", crash_invalid_opcode);
+CRASH_KIND("ud", "execute the compiler's trap instruction (an invalid opcode)",
+	   crash_invalid_opcode);
 
 /* Each frame keeps a buffer live, so the recursion really uses stack. */
 static volatile int recursion_limit = 1 << 30;
@@ -47,22 +51,26 @@ static void crash_stack_overflow(void)
 CRASH_KIND("stack", "overflow the kernel stack into its guard page",
 	   crash_stack_overflow);
 
-void crash_run_requested(void)
+/* crash=NAME, before the self-tests. Returns only if the kind did not
+ * crash, or does not exist: the run has failed then. */
+static bool crash_run_requested(void)
 {
 	const struct crash_kind *k;
 
 	if (!crash_request[0])
-		return;
+		return true;
 	for (k = __start_crash_kinds; k < __stop_crash_kinds; k++) {
 		if (strcmp(k->name, crash_request) == 0) {
 			pr_warn("crash: %s, as crash=%s asks\n", k->what,
 				k->name);
 			k->fn();
 			pr_err("crash: crash=%s did not crash\n", k->name);
-			return;
+			return false;
 		}
 	}
 	pr_err("crash: unknown kind '%s'; expected one of:\n", crash_request);
 	for (k = __start_crash_kinds; k < __stop_crash_kinds; k++)
 		pr_err("crash:   %s: %s\n", k->name, k->what);
+	return false;
 }
+LATE_WORK(LATE_WORK_CRASH, crash_run_requested);

@@ -21,6 +21,5 @@ struct crash_kind {
 	}
 
 /* Run the crash= kind given on the command line, if any. */
-void crash_run_requested(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "ktest_exec.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
+#include "kernel/init.h"
 #include "lib/format.h"
 #include "lib/parse.h"
 #include "lib/string.h"
@@ -172,6 +173,16 @@ bool ktest_run(const char *spec)
 {
 	return ktest_run_until(spec, NULL);
 }
+
+/* ktest= at boot. A suite name that matches nothing fails the run: a
+ * typo must not pass as "0 tests, all passed". */
+static bool ktest_run_at_boot(void)
+{
+	bool passed = ktest_spec_valid(ktest_spec);
+
+	return ktest_run(ktest_spec) && passed;
+}
+LATE_WORK(LATE_WORK_SELFTEST, ktest_run_at_boot);
 
 const char *ktest_suite_name(unsigned int n)
 {

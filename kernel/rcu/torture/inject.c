@@ -1,6 +1,7 @@
 #include "kernel/rcu/inject.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
+#include "kernel/init.h"
 #include "lib/string.h"
 
 enum rcu_injected_bug rcu_injected;
@@ -18,7 +19,7 @@ static const char *const bug_names[] = {
 };
 
 /* Parse rcu.inject once the command line has been read. */
-void rcu_inject_init(void)
+__init void rcu_inject_init(void)
 {
 	unsigned int i;
 
