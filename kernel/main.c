@@ -21,6 +21,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/shell/shell.h"
 #include "kernel/sched/timer.h"
+#include "lib/atomic.h"
 
 #define EXIT_STATUS_PASS	0
 #define EXIT_STATUS_FAIL	1
@@ -88,7 +89,7 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 __noreturn void secondary_cpu_main(void)
 {
 	arch_timer_start();
-	__atomic_fetch_add(&nr_cpus_online, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&nr_cpus_online, 1);
 	WRITE_ONCE(this_cpu()->online, 1);
 	pr_info("online\n");
 	sched_start_ap();

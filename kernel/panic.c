@@ -10,6 +10,7 @@
 #include "percpu.h"
 #include "printk.h"
 #include "arch.h"
+#include "lib/atomic.h"
 #include "lib/format.h"
 
 #define EXIT_STATUS_PANIC	2
@@ -23,11 +24,11 @@ static int panicking = -1;
 bool panic_begin(void)
 {
 	int me = percpu_areas[0].self ? (int)this_cpu_id() : 0;
-	int expected = -1;
 
 	arch_irq_disable();
-	if (!__atomic_compare_exchange_n(&panicking, &expected, me, false,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	/* The first CPU to claim panicking reports; the claim is a locked
+	 * instruction, so two CPUs can never both see -1. */
+	if (cmpxchg(&panicking, -1, me) != -1)
 		return false;	/* another CPU reports, or a fault inside our report */
 	console_enter_panic_mode();
 	arch_stop_other_cpus();

@@ -14,6 +14,7 @@
 #ifndef LIB_RCU_POINTER_H
 #define LIB_RCU_POINTER_H
 
+#include "atomic.h"
 #include "compiler.h"
 
 #define rcu_dereference_raw(p)						\
@@ -21,9 +22,11 @@
 
 #define rcu_access_pointer(p)	rcu_dereference_raw(p)
 
+/* A release store: whoever loads the new pointer (rcu_dereference, a
+ * dependent load, which x86 and every CPU but Alpha keep in order) also
+ * sees everything written to the new version before it was published. */
 #define rcu_assign_pointer(p, v)					\
-	__atomic_store_n(&(p), (__typeof__(*(p)) __force __rcu *)(v),	\
-			 __ATOMIC_RELEASE)
+	smp_store_release(&(p), (__typeof__(*(p)) __force __rcu *)(v))
 
 /* For initialization, and for NULL: nothing to order. */
 #define RCU_INIT_POINTER(p, v)						\

@@ -11,10 +11,11 @@
 
 #include "list.h"
 #include "compiler.h"
+#include "atomic.h"
 
 /* List links are plain pointers, not __rcu ones, so they are published
  * with a release store of their own rather than rcu_assign_pointer(). */
-#define list_publish(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define list_publish(p, v)	smp_store_release(&(p), (v))
 
 /* The new entry is fully linked before the release store that makes it
  * reachable; pairs with the READ_ONCE() loads in the iterators. */

@@ -74,13 +74,6 @@ static __always_inline u64 arch_read_tsc(void)
 	return ((u64)hi << 32) | lo;
 }
 
-/* Full fence, for the rare places that need store-load order (x86-TSO
- * already orders everything else). */
-static __always_inline void arch_smp_mb(void)
-{
-	asm volatile("lock; addl $0, -8(%%rsp)" : : : "memory", "cc");
-}
-
 /* Per-CPU data lives in one struct per CPU, found through the GS base.
  * These touch a field at a byte offset in one instruction, so an interrupt
  * can never split the read-modify-write. */

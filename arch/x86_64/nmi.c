@@ -6,6 +6,7 @@
 #include "nmi.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "lib/atomic.h"
 
 enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2 };
 
@@ -13,12 +14,12 @@ static u32 nmi_reasons[MAX_CPUS];
 
 void nmi_request_stop(unsigned int cpu)
 {
-	__atomic_fetch_or(&nmi_reasons[cpu], NMI_STOP, __ATOMIC_SEQ_CST);
+	atomic_fetch_or(&nmi_reasons[cpu], NMI_STOP);
 }
 
 void nmi_request_backtrace(unsigned int cpu)
 {
-	__atomic_fetch_or(&nmi_reasons[cpu], NMI_BACKTRACE, __ATOMIC_SEQ_CST);
+	atomic_fetch_or(&nmi_reasons[cpu], NMI_BACKTRACE);
 }
 
 void nmi_handle(struct trap_frame *f)
@@ -26,8 +27,7 @@ void nmi_handle(struct trap_frame *f)
 	unsigned int cpu = this_cpu_id();
 	/* The flag was set (a locked RMW) before the sender's ICR write;
 	 * this exchange sees it. */
-	u32 reasons = __atomic_exchange_n(&nmi_reasons[cpu], 0,
-					  __ATOMIC_SEQ_CST);
+	u32 reasons = xchg(&nmi_reasons[cpu], 0);
 
 	if (reasons & NMI_BACKTRACE) {
 		pr_emerg("NMI backtrace for cpu%u:\n", cpu);

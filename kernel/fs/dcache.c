@@ -27,6 +27,7 @@
 #include "lib/hash.h"
 #include "lib/rculist.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 /* A name too long to sit inline; freed after a grace period when a
  * rename replaces it, since a reader may still be comparing it. */
@@ -97,7 +98,7 @@ static u64 freed_seen;
  * ended too early, or an entry was freed without one. */
 static void report_freed_entry(const struct dentry *d)
 {
-	__atomic_fetch_add(&freed_seen, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&freed_seen, 1);
 	pr_warn("WARNING: dcache: a walker reached freed entry %p (magic "
 		"%#x)\n", d, READ_ONCE(d->magic));
 }

@@ -16,6 +16,7 @@
 #include "kernel/sched/smp_call.h"
 #include "kernel/init.h"
 #include "lib/format.h"
+#include "lib/atomic.h"
 
 #define BLIMIT_LOW		10
 #define BLIMIT_HIGH		10000
@@ -59,7 +60,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	 * before we sample gp_seq in accelerate(). Otherwise a grace period
 	 * that began before the store could be taken to cover it, and a CPU
 	 * that reported early could still be reading the old version. */
-	arch_smp_mb();
+	smp_mb();
 	flags = arch_irq_save();
 	rdp = &rcu_data[this_cpu_id()];
 	rcu_cblist_enqueue(&rdp->cbs, head);
@@ -79,8 +80,7 @@ void rcu_callbacks_tick(void)
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 	/* Acquire pairs with gp_end()'s release: the readers of the grace
 	 * period are done before its callbacks are moved to DONE. */
-	unsigned long done = __atomic_load_n(&rcu_state.gp_seq,
-					     __ATOMIC_ACQUIRE);
+	unsigned long done = smp_load_acquire(&rcu_state.gp_seq);
 
 	if (!rdp->cbs.len)
 		return;
@@ -163,7 +163,7 @@ static struct completion barrier_done;
 static void barrier_callback(void *unused)
 {
 	(void)unused;
-	if (__atomic_sub_fetch(&barrier_pending, 1, __ATOMIC_ACQ_REL) == 0)
+	if (atomic_sub_return(&barrier_pending, 1) == 0)
 		complete(&barrier_done);
 }
 

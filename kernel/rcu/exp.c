@@ -15,6 +15,7 @@
 #include "kernel/time.h"
 #include "kernel/ipi.h"
 #include "kernel/init.h"
+#include "lib/atomic.h"
 
 static DEFINE_MUTEX(exp_mutex);
 static unsigned long exp_seq;
@@ -31,11 +32,10 @@ void rcu_exp_report_here(void)
 
 	/* Exchange, not a plain store: the requester may be clearing the
 	 * flag of a CPU it saw idle at the same moment. */
-	if (__atomic_exchange_n(&rdp->exp_pending, false, __ATOMIC_SEQ_CST)) {
+	if (xchg(&rdp->exp_pending, false)) {
 		/* The locked decrement orders this CPU's earlier reads
 		 * before the waiter's acquire load of the count. */
-		if (__atomic_sub_fetch(&exp_outstanding, 1,
-				       __ATOMIC_ACQ_REL) == 0)
+		if (atomic_sub_return(&exp_outstanding, 1) == 0)
 			wake_up_all(&exp_wait);
 	}
 	arch_irq_restore(flags);
@@ -73,7 +73,7 @@ __init void rcu_exp_init(void)
 
 static bool exp_done(void)
 {
-	return __atomic_load_n(&exp_outstanding, __ATOMIC_ACQUIRE) == 0;
+	return smp_load_acquire(&exp_outstanding) == 0;
 }
 
 void synchronize_rcu_expedited(void)
@@ -83,7 +83,7 @@ void synchronize_rcu_expedited(void)
 	u64 start;
 
 	/* As get_state_synchronize_rcu(): our updates before the sample. */
-	arch_smp_mb();
+	smp_mb();
 	snap = rcu_seq_snap(READ_ONCE(exp_seq));
 	mutex_lock(&exp_mutex);
 	if (rcu_seq_done(READ_ONCE(exp_seq), snap)) {
@@ -102,7 +102,7 @@ void synchronize_rcu_expedited(void)
 		WRITE_ONCE(rcu_data[cpu].exp_pending, true);
 		n++;
 	}
-	__atomic_fetch_add(&exp_outstanding, n, __ATOMIC_SEQ_CST);
+	atomic_fetch_add(&exp_outstanding, n);
 	/* Full barrier (the locked add above): the flags and our updates
 	 * are visible before we read the idle counters; pairs with the
 	 * barrier in rcu_idle_exit(), as in gp_start(). */
@@ -112,21 +112,19 @@ void synchronize_rcu_expedited(void)
 		if (READ_ONCE(rcu_data[cpu].eqs_seq) & 1) {
 			/* Idle: it owes nothing. Clear its flag unless it
 			 * woke and reported meanwhile. */
-			if (__atomic_exchange_n(&rcu_data[cpu].exp_pending,
-						false, __ATOMIC_SEQ_CST))
-				__atomic_sub_fetch(&exp_outstanding, 1,
-						   __ATOMIC_SEQ_CST);
+			if (xchg(&rcu_data[cpu].exp_pending, false))
+				atomic_sub_return(&exp_outstanding, 1);
 		} else {
 			arch_send_ipi(cpu, IPI_RCU_EXPEDITE);
 		}
 	}
 	preempt_enable();
 	/* This thread is outside any reader: drop its own count. */
-	if (__atomic_sub_fetch(&exp_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
+	if (atomic_sub_return(&exp_outstanding, 1) == 0)
 		wake_up_all(&exp_wait);
 	wait_event(&exp_wait, exp_done());
 	/* Release: pairs with the snapshot read of a later caller. */
-	__atomic_store_n(&exp_seq, exp_seq + 1, __ATOMIC_RELEASE);
+	smp_store_release(&exp_seq, exp_seq + 1);
 	rcu_exp_completed++;
 	rcu_exp_latency_last_ns = clock_ns() - start;
 	mutex_unlock(&exp_mutex);

@@ -62,6 +62,7 @@
 #include "kernel/time.h"
 #include "kernel/init.h"
 #include "lib/format.h"
+#include "lib/atomic.h"
 
 struct rcu_state rcu_state;
 struct rcu_data rcu_data[MAX_CPUS];
@@ -148,7 +149,7 @@ void rcu_idle_enter(void)
 	note_quiescent_state(cpu);
 	if (READ_ONCE(rcu_data[cpu].exp_pending))
 		rcu_exp_report_here();
-	__atomic_fetch_add(&rcu_data[cpu].eqs_seq, 1, __ATOMIC_SEQ_CST);
+	atomic_fetch_add(&rcu_data[cpu].eqs_seq, 1);
 }
 
 /* Leaving idle. The locked increment is a full barrier between the
@@ -164,7 +165,7 @@ void rcu_idle_exit(void)
 		WRITE_ONCE(rdp->eqs_seq, rdp->eqs_seq + 1);
 		return;
 	}
-	__atomic_fetch_add(&rdp->eqs_seq, 1, __ATOMIC_SEQ_CST);
+	atomic_fetch_add(&rdp->eqs_seq, 1);
 }
 
 /* An interrupt on an idle CPU may use RCU readers: it leaves the
@@ -174,7 +175,7 @@ void rcu_irq_enter(void)
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
 	if (READ_ONCE(rdp->eqs_seq) & 1) {
-		__atomic_fetch_add(&rdp->eqs_seq, 1, __ATOMIC_SEQ_CST);
+		atomic_fetch_add(&rdp->eqs_seq, 1);
 		rdp->irq_eqs_exit = 1;
 	}
 }
@@ -190,7 +191,7 @@ void rcu_irq_exit(void)
 	if (rdp->irq_eqs_exit) {
 		rdp->irq_eqs_exit = 0;
 		note_quiescent_state(cpu);
-		__atomic_fetch_add(&rdp->eqs_seq, 1, __ATOMIC_SEQ_CST);
+		atomic_fetch_add(&rdp->eqs_seq, 1);
 	}
 }
 
@@ -289,7 +290,7 @@ static void gp_start(void)
 	/* Full barrier: the new gp_seq (and every update the callers made
 	 * before asking for this grace period) is visible before we sample
 	 * the idle counters; pairs with the barrier in rcu_idle_exit(). */
-	arch_smp_mb();
+	smp_mb();
 	if (rcu_state.nr_leaves == 1) {
 		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root));
 	} else {
@@ -321,8 +322,7 @@ static void gp_end(void)
 	/* Release: every report that emptied the tree happened before;
 	 * pairs with the acquire loads of gp_seq in synchronize_rcu(),
 	 * poll_state_synchronize_rcu() and the callbacks' advance. */
-	__atomic_store_n(&rcu_state.gp_seq, rcu_state.gp_seq + 1,
-			 __ATOMIC_RELEASE);
+	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
 	rcu_state.gps_completed++;
 	spin_unlock_irqrestore(&root->lock, flags);
 	rcu_record_latency(took);
@@ -355,15 +355,14 @@ unsigned long get_state_synchronize_rcu(void)
 	/* Full barrier: the caller's earlier updates come before the
 	 * sample of gp_seq, so a grace period that has already started
 	 * (and might miss those updates' readers) is not counted. */
-	arch_smp_mb();
+	smp_mb();
 	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
 }
 
 bool poll_state_synchronize_rcu(unsigned long cookie)
 {
 	/* Acquire pairs with gp_end()'s release store. */
-	return rcu_seq_done(__atomic_load_n(&rcu_state.gp_seq,
-					    __ATOMIC_ACQUIRE), cookie);
+	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), cookie);
 }
 
 void synchronize_rcu(void)

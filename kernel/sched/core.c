@@ -26,6 +26,7 @@
 #include "smp_call.h"
 #include "kernel/init.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 struct run_queue run_queues[MAX_CPUS];
 
@@ -137,7 +138,7 @@ void finish_switch(struct run_queue *rq)
 	/* Release: prev's saved stack pointer is written before anyone
 	 * who sees on_cpu == false (thread_join, a migrating CPU) may use
 	 * it; pairs with the acquire in thread_wait_off_cpu(). */
-	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	smp_store_release(&prev->on_cpu, false);
 	raw_spin_unlock(&rq->lock);
 }
 

@@ -10,6 +10,7 @@
 #define KERNEL_RWLOCK_H
 
 #include "spinlock.h"
+#include "lib/atomic.h"
 
 #define RWLOCK_WRITER_BIT	(1u << 31)
 
@@ -33,12 +34,12 @@ static inline void read_lock(rwlock_t *l) __acquires(l)
 	for (;;) {
 		/* Acquire: the section's reads stay after the increment;
 		 * pairs with the release in write_unlock(). */
-		u32 v = __atomic_add_fetch(&l->word, 1, __ATOMIC_ACQUIRE);
+		u32 v = atomic_add_return(&l->word, 1);
 
 		if (likely(!(v & RWLOCK_WRITER_BIT)))
 			return;
-		__atomic_fetch_sub(&l->word, 1, __ATOMIC_RELAXED);
-		while (__atomic_load_n(&l->word, __ATOMIC_RELAXED) &
+		atomic_fetch_sub(&l->word, 1);
+		while (READ_ONCE(l->word) &
 		       RWLOCK_WRITER_BIT)
 			arch_cpu_relax();
 	}
@@ -48,16 +49,16 @@ static inline void read_unlock(rwlock_t *l) __releases(l)
 {
 	/* Release: the section's reads finish before the writer, which
 	 * waits for the count with acquire, may write. */
-	__atomic_fetch_sub(&l->word, 1, __ATOMIC_RELEASE);
+	atomic_fetch_sub(&l->word, 1);
 	preempt_enable();
 }
 
 static inline void write_lock(rwlock_t *l) __acquires(l)
 {
 	spin_lock(&l->writers);
-	__atomic_fetch_or(&l->word, RWLOCK_WRITER_BIT, __ATOMIC_SEQ_CST);
+	atomic_fetch_or(&l->word, RWLOCK_WRITER_BIT);
 	/* Acquire pairs with read_unlock()'s release. */
-	while (__atomic_load_n(&l->word, __ATOMIC_ACQUIRE) != RWLOCK_WRITER_BIT)
+	while (smp_load_acquire(&l->word) != RWLOCK_WRITER_BIT)
 		arch_cpu_relax();
 }
 
@@ -65,7 +66,7 @@ static inline void write_unlock(rwlock_t *l) __releases(l)
 {
 	/* Release: the writer's stores are visible to the next reader;
 	 * pairs with read_lock()'s acquire. */
-	__atomic_fetch_and(&l->word, ~RWLOCK_WRITER_BIT, __ATOMIC_RELEASE);
+	atomic_fetch_and(&l->word, ~RWLOCK_WRITER_BIT);
 	spin_unlock(&l->writers);
 }
 

@@ -10,6 +10,7 @@
 #include "preempt.h"
 #include "spinlock.h"
 #include "kernel/ipi.h"
+#include "lib/atomic.h"
 
 static DEFINE_SPINLOCK(call_lock);
 static smp_call_fn call_fn;
@@ -28,7 +29,7 @@ void smp_call_function_interrupt(void)
 	fn(READ_ONCE(call_arg));
 	/* Release: fn's effects happen before the caller sees the count
 	 * drop; pairs with the acquire load in smp_call_function_all(). */
-	__atomic_fetch_sub(&calls_outstanding, 1, __ATOMIC_RELEASE);
+	atomic_fetch_sub(&calls_outstanding, 1);
 }
 
 void smp_call_function_all(smp_call_fn fn, void *arg)
@@ -50,7 +51,7 @@ void smp_call_function_all(smp_call_fn fn, void *arg)
 		if (cpu != me)
 			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
 	fn(arg);
-	while (__atomic_load_n(&calls_outstanding, __ATOMIC_ACQUIRE))
+	while (smp_load_acquire(&calls_outstanding))
 		arch_cpu_relax();
 	WRITE_ONCE(call_fn, NULL);
 	spin_unlock(&call_lock);

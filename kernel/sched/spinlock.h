@@ -12,6 +12,7 @@
 #define KERNEL_SPINLOCK_H
 
 #include "preempt.h"
+#include "lib/atomic.h"
 
 typedef struct spinlock {
 	u16 owner;	/* ticket now served */
@@ -32,29 +33,27 @@ static inline void spin_lock_init(spinlock_t *l)
  * raw_spin_unlock(). */
 static inline void raw_spin_lock(spinlock_t *l) __acquires(l)
 {
-	u16 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	u16 ticket = atomic_fetch_add(&l->next, 1);
 
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
+	while (smp_load_acquire(&l->owner) != ticket)
 		arch_cpu_relax();
 }
 
 static inline bool raw_spin_trylock(spinlock_t *l)
 {
-	u16 owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
-	u16 expect = owner;
+	u16 owner = READ_ONCE(l->owner);
 
 	/* Succeeds only if no ticket is outstanding (next == owner); the
-	 * acquire pairs with the release in raw_spin_unlock(). */
-	return __atomic_compare_exchange_n(&l->next, &expect, (u16)(owner + 1),
-					   false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	 * locked exchange is a full barrier, and so orders the section
+	 * after the release in raw_spin_unlock(), as an acquire would. */
+	return cmpxchg(&l->next, owner, (u16)(owner + 1)) == owner;
 }
 
 /* The release store publishes the critical section's writes to the next
  * holder; pairs with the acquire load in raw_spin_lock(). */
 static inline void raw_spin_unlock(spinlock_t *l) __releases(l)
 {
-	__atomic_store_n(&l->owner, (u16)(l->owner + 1), __ATOMIC_RELEASE);
+	smp_store_release(&l->owner, (u16)(l->owner + 1));
 }
 
 static inline bool spin_is_locked(spinlock_t *l)

@@ -13,6 +13,7 @@
 #include "waitqueue.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 static LIST_HEAD(all_threads);
 static DEFINE_SPINLOCK(table_lock);
@@ -164,7 +165,7 @@ void thread_exit(void)
 static void thread_wait_off_cpu(struct thread *t)
 {
 	/* Acquire pairs with the release store in finish_switch(). */
-	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+	while (smp_load_acquire(&t->on_cpu))
 		arch_cpu_relax();
 }
 

@@ -13,6 +13,7 @@
 #include "lib/format.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 extern const struct ktest __start_ktest_cases[];
 extern const struct ktest __stop_ktest_cases[];
@@ -30,7 +31,7 @@ void ktest_fail(struct ktest_context *t, const char *file, int line,
 	va_start(ap, fmt);
 	kvsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	__atomic_fetch_add(&t->failures, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&t->failures, 1);
 	if (t->cpu >= 0 && t->test->cpu == KTEST_EACH_CPU_MARK)
 		console_printf("        # %s:%d: [cpu%d] %s\n", file, line,
 			       t->cpu, msg);

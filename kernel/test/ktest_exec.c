@@ -14,6 +14,7 @@
 #include "kernel/sched/timer.h"
 #include "kernel/sched/waitqueue.h"
 #include "lib/format.h"
+#include "lib/atomic.h"
 
 struct test_run {
 	struct ktest_context ctx[MAX_CPUS];
@@ -43,14 +44,14 @@ static void test_body(void *arg)
 	run->ctx[b->index].test->fn(&run->ctx[b->index]);
 	/* Release: the body's failure counts are visible to the runner
 	 * once it sees this; pairs with the acquire in all_finished(). */
-	if (__atomic_add_fetch(&run->finished, 1, __ATOMIC_RELEASE) ==
+	if (atomic_add_return(&run->finished, 1) ==
 	    run->nr_bodies)
 		wake_up_all(&run->done);
 }
 
 static bool all_finished(struct test_run *run)
 {
-	return __atomic_load_n(&run->finished, __ATOMIC_ACQUIRE) >=
+	return smp_load_acquire(&run->finished) >=
 	       run->nr_bodies;
 }
 

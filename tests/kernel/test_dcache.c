@@ -19,6 +19,7 @@
 #include "lib/random.h"
 #include "lib/sort.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 static bool tree_ready;
 
@@ -268,8 +269,8 @@ static void churn_reader(void *arg)
 		wrong += !held_entry_stays_intact(j);
 		checks += 5;
 	}
-	__atomic_fetch_add(&churn.checks, checks, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&churn.wrong, wrong, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&churn.checks, checks);
+	atomic_add_relaxed(&churn.wrong, wrong);
 }
 
 static void churn_writer(struct ktest_context *t, struct prng *rng)

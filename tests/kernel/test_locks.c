@@ -12,6 +12,7 @@
 #include "kernel/sched/rwlock.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
+#include "lib/atomic.h"
 
 /* Small, for -smp 8 on two host cores, where a lock holder's vCPU can be
  * descheduled for milliseconds while the others wait. */
@@ -50,7 +51,7 @@ static void check_stands_still(void)
 	for (i = 0; i < WINDOW_RELAXES; i++)
 		arch_cpu_relax();
 	if (READ_ONCE(counter) != before)
-		__atomic_fetch_add(&torn_reads, 1, __ATOMIC_RELAXED);
+		atomic_add_relaxed(&torn_reads, 1);
 }
 
 static void contender(void *arg)

@@ -12,6 +12,7 @@
 #include "kernel/time.h"
 #include "lib/random.h"
 #include "lib/sort.h"
+#include "lib/atomic.h"
 
 #define OBJ_MAGIC	0x5eed5eedu
 #define OBJ_POISON	0xdeadbeefu
@@ -124,7 +125,7 @@ static void gp_reader(void *arg)
 		busy_ns(prng_below(&rng, 200) * NSEC_PER_USEC);
 		WRITE_ONCE(gpr.gen[cpu], gpr.gen[cpu] + 1);
 		rcu_read_unlock();
-		__atomic_fetch_add(&gpr.sections, 1, __ATOMIC_RELAXED);
+		atomic_add_relaxed(&gpr.sections, 1);
 		if (prng_below(&rng, 8) == 0)
 			sleep_ms(1);
 	}
@@ -284,7 +285,7 @@ static unsigned int barrier_count;
 static void count_callback(void *unused)
 {
 	(void)unused;
-	__atomic_fetch_add(&barrier_count, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&barrier_count, 1);
 }
 
 KTEST_EACH_CPU(rcu, barrier_waits_for_callbacks)
@@ -346,8 +347,8 @@ static void flood_callback(void *arg)
 {
 	struct flood_obj *o = arg;
 
-	if (__atomic_fetch_add(&flood_seen[o->index], 1, __ATOMIC_RELAXED))
-		__atomic_fetch_add(&flood_dup, 1, __ATOMIC_RELAXED);
+	if (atomic_fetch_add(&flood_seen[o->index], 1))
+		atomic_add_relaxed(&flood_dup, 1);
 }
 
 KTEST(rcu, flood_setup)
@@ -385,7 +386,7 @@ KTEST_DEFINE(rcu, flood_callbacks_from_every_cpu, KTEST_EACH_CPU_MARK,
 		if ((i & 4095) == 0)
 			yield();
 	}
-	__atomic_fetch_add(&flood_producers_done, 1, __ATOMIC_RELEASE);
+	atomic_fetch_add(&flood_producers_done, 1);
 }
 
 KTEST(rcu, flood_callbacks_all_invoked_once)
@@ -396,7 +397,7 @@ KTEST(rcu, flood_callbacks_all_invoked_once)
 	if (nr_cpus_online > 8)
 		KTEST_SKIP("flood sized for up to 8 vCPUs");
 	/* Only when every producer finished may the memory go. */
-	KASSERT_EQ(__atomic_load_n(&flood_producers_done, __ATOMIC_ACQUIRE),
+	KASSERT_EQ(smp_load_acquire(&flood_producers_done),
 		   nr_cpus_online);
 	rcu_get_stats(&before);
 	rcu_barrier();

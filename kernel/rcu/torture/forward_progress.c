@@ -10,6 +10,7 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/stats.h"
 #include "kernel/time.h"
+#include "lib/atomic.h"
 
 #define FWD_OBJ_SIZE	64
 
@@ -29,7 +30,7 @@ static struct {
 static void fwd_callback(void *arg)
 {
 	kfree(arg);
-	__atomic_fetch_add(&fwd.invoked, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&fwd.invoked, 1);
 }
 
 static void fwd_flooder(void *unused)
@@ -47,7 +48,7 @@ static void fwd_flooder(void *unused)
 			break;
 		}
 		call_rcu(&o->rcu, fwd_callback, o);
-		backlog = __atomic_add_fetch(&fwd.queued, 1, __ATOMIC_RELAXED) -
+		backlog = atomic_add_return(&fwd.queued, 1) -
 			  READ_ONCE(fwd.invoked);
 		if (backlog > READ_ONCE(fwd.peak_backlog))
 			WRITE_ONCE(fwd.peak_backlog, backlog);

@@ -33,6 +33,7 @@
 #include "internal.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 struct torture_config torture_cmdline = {
 	.secs = 20, .fakewriters = 2, .stat_interval = 5, .seed = 1,
@@ -89,12 +90,11 @@ static bool pipe_advance(struct torture_elem *e)
 
 	if (n < TORTURE_PIPE_LEN) {
 		WRITE_ONCE(e->pipe_count, n + 1);
-		__atomic_fetch_add(&torture.free_circulation[n + 1], 1,
-				   __ATOMIC_RELAXED);
+		atomic_add_relaxed(&torture.free_circulation[n + 1], 1);
 	}
 	if (n + 1 < TORTURE_PIPE_LEN)
 		return false;
-	__atomic_fetch_add(&torture.frees, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&torture.frees, 1);
 	pool_put(e);
 	return true;
 }
@@ -171,8 +171,7 @@ static void writer_fn(void *unused)
 		old = rcu_dereference_protected(torture.current, true);
 		rcu_assign_pointer(torture.current, new);
 		WRITE_ONCE(torture.version, torture.version + 1);
-		__atomic_fetch_add(&torture.free_circulation[0], 1,
-				   __ATOMIC_RELAXED);
+		atomic_add_relaxed(&torture.free_circulation[0], 1);
 		if (old)
 			writer_retire(old, torture_pick_gp(&rng));
 		if (prng_below(&rng, 4) == 0)

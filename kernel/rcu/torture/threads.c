@@ -8,6 +8,7 @@
 #include "kernel/time.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include "lib/atomic.h"
 
 #define STUTTER_PERIOD_MS	4000
 #define STUTTER_PAUSE_MS	1000
@@ -77,8 +78,7 @@ static void reader_delay(struct prng *rng)
 
 static void count(unsigned long *hist, unsigned long v)
 {
-	__atomic_fetch_add(&hist[MIN(v, (unsigned long)TORTURE_PIPE_LEN)], 1,
-			   __ATOMIC_RELAXED);
+	atomic_add_relaxed(&hist[MIN(v, (unsigned long)TORTURE_PIPE_LEN)], 1);
 }
 
 static unsigned long completed_gps(void)
@@ -107,20 +107,18 @@ static void one_section(struct prng *rng)
 	if (e) {
 		reader_delay(rng);
 		if (READ_ONCE(e->mbtest) == 0)
-			__atomic_fetch_add(&torture.poison_seen, 1,
-					   __ATOMIC_RELAXED);
+			atomic_add_relaxed(&torture.poison_seen, 1);
 		pipe = READ_ONCE(e->pipe_count);
 		count(torture.reader_pipe, pipe);
 		count(torture.reader_batch, completed_gps() - batch_start);
 		if (poll_state_synchronize_rcu(cookie))
-			__atomic_fetch_add(&torture.poll_early, 1,
-					   __ATOMIC_RELAXED);
+			atomic_add_relaxed(&torture.poll_early, 1);
 	}
 	if (irqs_off)
 		local_irq_restore(flags);
 	for (i = 0; i < depth; i++)
 		rcu_read_unlock();
-	__atomic_fetch_add(&torture.sections, 1, __ATOMIC_RELAXED);
+	atomic_add_relaxed(&torture.sections, 1);
 }
 
 static void reader_fn(void *arg)
