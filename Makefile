@@ -165,8 +165,10 @@ gdb: deps $(ISO)
 host-test: $(HOST_TESTS)
 	$(Q)tests/host/run $(HOST_TESTS)
 
-# sparse with the __rcu address space, as Linux's make C=1.
+# The layering of the tree (tests/layout), then sparse with the __rcu
+# address space, as Linux's make C=1.
 check: deps
+	$(Q)tests/layout
 	@echo "  SPARSE  arch/ kernel/ lib/ tests/kernel/"
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/sparse.log
 	$(Q)fail=0; for f in $(KERNEL_C); do \

@@ -4,8 +4,8 @@
  * was wrong and what was expected, and the option keeps its default.
  */
 #include "cmdline.h"
-#include "printk.h"
 #include "init.h"
+#include "printk.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 

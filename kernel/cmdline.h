@@ -7,8 +7,8 @@
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 enum cmdline_type {
 	CMDLINE_TYPE_UINT,

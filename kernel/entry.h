@@ -7,8 +7,8 @@
 #ifndef KERNEL_ENTRY_H
 #define KERNEL_ENTRY_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 __noreturn void kmain(u64 boot_magic, u64 boot_info_phys);
 /* Where each AP goes once its arch set-up is done. */

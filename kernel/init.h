@@ -16,8 +16,8 @@
 #ifndef KERNEL_INIT_H
 #define KERNEL_INIT_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 #define __init		__section(".init.text")
 

@@ -2,25 +2,25 @@
  * kmain(): the boot sequence, in order. The entry code (boot/entry.S) has
  * put us in 64-bit mode on the boot stack with the boot page tables.
  */
-#include "entry.h"
-#include "init.h"
-#include "arch.h"
 #include "bootinfo.h"
 #include "cmdline.h"
+#include "entry.h"
+#include "init.h"
+#include "panic.h"
+#include "percpu.h"
+#include "printk.h"
+#include "time.h"
+#include "arch.h"
 #include "kernel/fs/dcache.h"
 #include "kernel/mm/early_alloc.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
-#include "panic.h"
-#include "percpu.h"
-#include "printk.h"
-#include "time.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
-#include "kernel/shell/shell.h"
 #include "kernel/sched/timer.h"
+#include "kernel/shell/shell.h"
 #include "lib/atomic.h"
 
 #define EXIT_STATUS_PASS	0

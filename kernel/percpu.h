@@ -9,8 +9,8 @@
 #define KERNEL_PERCPU_H
 
 #include "arch.h"
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 #define MAX_CPUS	256
 #define CACHE_LINE	64

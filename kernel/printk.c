@@ -7,10 +7,10 @@
  * ticket lock taken with interrupts off: an interrupt handler may printk.
  */
 #include "printk.h"
-#include "percpu.h"
-#include "kernel/sched/spinlock.h"
-#include "time.h"
 #include "cmdline.h"
+#include "percpu.h"
+#include "time.h"
+#include "kernel/sched/spinlock.h"
 #include "lib/format.h"
 #include "lib/ringbuf.h"
 #include "lib/string.h"

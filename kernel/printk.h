@@ -10,8 +10,8 @@
 #ifndef KERNEL_PRINTK_H
 #define KERNEL_PRINTK_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 #include <stdarg.h>
 
 enum log_level {

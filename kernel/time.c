@@ -8,9 +8,9 @@
  * the clock is one rdtsc and one 64x64->128 multiply, no division.
  */
 #include "time.h"
-#include "arch.h"
 #include "cmdline.h"
 #include "init.h"
+#include "arch.h"
 #include "lib/compiler.h"
 
 static u64 tsc_at_boot;

@@ -8,8 +8,8 @@
  * itself. GCC passes a data block whose first member is the source
  * location; only that is read here: the kind is known from the handler.
  */
-#include "arch.h"
 #include "printk.h"
+#include "arch.h"
 #include "lib/types.h"
 
 struct ubsan_location {

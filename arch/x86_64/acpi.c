@@ -7,9 +7,9 @@
 #include "acpi.h"
 #include "arch.h"
 #include "kernel/bootinfo.h"
+#include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/init.h"
 #include "lib/string.h"
 #include "lib/unaligned.h"
 

@@ -7,8 +7,8 @@
 #ifndef ARCH_ARCH_H
 #define ARCH_ARCH_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 #define ARCH_PAGE_SIZE	4096ul
 #define ARCH_PAGE_SHIFT	12

@@ -3,8 +3,8 @@
  * the same for every CPU, so one table serves all. Double fault and NMI
  * run on their own IST stacks (gdt.c) so they work even on a broken stack.
  */
-#include "trap.h"
 #include "gdt.h"
+#include "trap.h"
 #include "kernel/init.h"
 #include "lib/compiler.h"
 

@@ -5,13 +5,13 @@
  * same bus frequency, so the APs reuse the figure.
  */
 #include "lapic.h"
-#include "arch.h"
 #include "cpu.h"
 #include "trap.h"
+#include "arch.h"
 #include "kernel/cmdline.h"
+#include "kernel/init.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/init.h"
 
 #define SVR_ENABLE		(1u << 8)
 #define LVT_MASKED		(1u << 16)

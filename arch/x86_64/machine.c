@@ -2,9 +2,9 @@
  * Leaving the machine: QEMU's isa-debug-exit device for test results,
  * ACPI S5 for power-off, the keyboard controller for reboot.
  */
-#include "arch.h"
 #include "acpi.h"
 #include "io.h"
+#include "arch.h"
 #include "kernel/time.h"
 
 #define DEBUG_EXIT_PORT		0xf4

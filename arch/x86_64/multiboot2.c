@@ -6,9 +6,9 @@
  */
 #include "multiboot2.h"
 #include "kernel/bootinfo.h"
+#include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/init.h"
 #include "lib/string.h"
 
 #define MB2_BOOTLOADER_MAGIC	0x36d76289

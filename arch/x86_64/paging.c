@@ -14,11 +14,11 @@
 #include "paging.h"
 #include "cpu.h"
 #include "kernel/bootinfo.h"
+#include "kernel/init.h"
 #include "kernel/mm/early_alloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/init.h"
 #include "lib/string.h"
 
 #define PTE_PRESENT	(1ull << 0)

@@ -5,9 +5,9 @@
  * the TSC frequency outright, that is used instead.
  */
 #include "pit.h"
-#include "arch.h"
 #include "cpu.h"
 #include "io.h"
+#include "arch.h"
 #include "kernel/init.h"
 
 #define PIT_HZ			1193182

@@ -4,7 +4,6 @@
  * reported), then the kernel's page tables, then the CPU's timers and
  * interrupt controllers; the APs last.
  */
-#include "arch.h"
 #include "acpi.h"
 #include "cpu.h"
 #include "gdt.h"
@@ -17,11 +16,12 @@
 #include "smp.h"
 #include "trap.h"
 #include "uart.h"
+#include "arch.h"
 #include "kernel/entry.h"
+#include "kernel/init.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/init.h"
 
 static u32 initial_apic_id(void)
 {

@@ -9,19 +9,19 @@
  */
 #include "smp.h"
 #include "acpi.h"
-#include "arch.h"
 #include "cpu.h"
 #include "gdt.h"
 #include "lapic.h"
 #include "nmi.h"
 #include "trap.h"
+#include "arch.h"
+#include "kernel/entry.h"
+#include "kernel/init.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/entry.h"
-#include "kernel/init.h"
 #include "lib/string.h"
 
 #define TRAMPOLINE_PHYS		0x8000

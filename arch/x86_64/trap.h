@@ -2,8 +2,8 @@
 #ifndef ARCH_TRAP_H
 #define ARCH_TRAP_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 struct trap_frame {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;

@@ -7,16 +7,16 @@
  * vector; on the way out, an interrupt that arrived in preemptible code
  * while a reschedule is pending switches threads (kernel preemption).
  */
-#include "trap.h"
 #include "cpu.h"
+#include "gdt.h"
 #include "lapic.h"
 #include "nmi.h"
-#include "gdt.h"
+#include "trap.h"
+#include "kernel/entry.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/entry.h"
-#include "kernel/mm/kstack.h"
 
 #define VECTOR_PAGE_FAULT	14
 #define VECTOR_DOUBLE_FAULT	8

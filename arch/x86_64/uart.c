@@ -6,9 +6,9 @@
  * Input arrives by interrupt (IRQ 4) into a ring that the shell drains, so
  * typed bytes are not lost while the kernel is busy.
  */
-#include "arch.h"
-#include "io.h"
 #include "uart.h"
+#include "io.h"
+#include "arch.h"
 #include "kernel/entry.h"
 #include "kernel/init.h"
 #include "lib/compiler.h"

@@ -2,8 +2,8 @@
  * x2APIC mode: LAPIC registers as MSRs 0x800 + offset/16, a 32-bit APIC
  * id, and a single 64-bit ICR write that cannot be torn.
  */
-#include "lapic.h"
 #include "cpu.h"
+#include "lapic.h"
 
 #define X2APIC_MSR_BASE		0x800
 #define APIC_BASE_ENABLE	(1ull << 11)

@@ -1,7 +1,7 @@
 /* xAPIC mode: LAPIC registers as 32-bit MMIO at 16-byte strides. */
+#include "cpu.h"
 #include "lapic.h"
 #include "arch.h"
-#include "cpu.h"
 
 #define APIC_BASE_ENABLE	(1ull << 11)
 

@@ -3,10 +3,10 @@
  */
 #include "bench.h"
 #include "kernel/cmdline.h"
+#include "kernel/init.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/init.h"
 #include "lib/parse.h"
 #include "lib/sort.h"
 #include "lib/string.h"

@@ -7,8 +7,8 @@
  */
 #include "bench.h"
 #include "arch.h"
-#include "kernel/sched/preempt.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/preempt.h"
 #include "kernel/sched/rwlock.h"
 #include "kernel/sched/spinlock.h"
 

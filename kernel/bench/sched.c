@@ -4,8 +4,8 @@
  * latency of waking a thread on another CPU (a completion ping-pong).
  */
 #include "bench.h"
-#include "kernel/sched/completion.h"
 #include "kernel/percpu.h"
+#include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
 

@@ -1,9 +1,9 @@
 /*
  * The dcache's entries and their table: allocation, hashing, lookup of one
  * step, the changes a writer makes to an entry (new inode, move, kill),
- * and eviction from the LRU of unused entries.
- *
- * Eviction and the LRU are in dcache_lru.c.
+ * the table's set-up and the statistics. Path walks are in dcache_walk.c,
+ * the namespace changes built on these entry changes in dcache_ops.c, and
+ * eviction with the LRU of unused entries in dcache_lru.c.
  *
  * Locking: every change, and every miss that inserts, holds
  * namespace_mutex, which also guards refcounts, the children lists and
@@ -17,17 +17,17 @@
  * So the ancestors of any cached entry are never evicted from under it.
  */
 #include "dcache_internal.h"
+#include "ramfs.h"
 #include "kernel/errno.h"
+#include "kernel/init.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "ramfs.h"
-#include "kernel/init.h"
+#include "lib/atomic.h"
 #include "lib/hash.h"
 #include "lib/rculist.h"
 #include "lib/string.h"
-#include "lib/atomic.h"
 
 /* A name too long to sit inline; freed after a grace period when a
  * rename replaces it, since a reader may still be comparing it. */
@@ -133,6 +133,20 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 	return NULL;
 }
 
+/**
+ * d_lookup_rcu - find the cached entry for one name in a directory
+ * @parent: the directory's entry, reached under the same read-side section
+ * @name: the component, not NUL-terminated
+ * @len: its length
+ * @seq: where to store the entry's sequence count as sampled
+ *
+ * Context: inside rcu_read_lock(); takes no lock and writes no shared
+ * memory. The entry cannot be freed before the caller's
+ * rcu_read_unlock(), but it may change meanwhile: trust its name, parent
+ * and inode only once read_seqcount_retry(&d->seq, *seq) says no change
+ * raced with the lookup.
+ * Return: the entry, or NULL if the name is not cached in @parent.
+ */
 struct dentry *d_lookup_rcu(const struct dentry *parent, const char *name,
 			    size_t len, u32 *seq)
 {
@@ -346,6 +360,12 @@ static void alloc_table(void)
 	}
 }
 
+/**
+ * dcache_init - set up the backing ramfs, the hash table and the root
+ *
+ * Context: boot, once, after kmalloc and RCU are up. The table's size
+ * follows from RAM; panics if there is no memory for it.
+ */
 __init void dcache_init(void)
 {
 	ramfs_init();
@@ -366,6 +386,14 @@ __init void dcache_init(void)
 		dcache_max_entries);
 }
 
+/**
+ * dcache_get_cpu_stats - one CPU's lookup counters
+ * @cpu: the CPU
+ * @out: filled with its hits, negative hits, misses and fallbacks
+ *
+ * Context: any thread; reads counters that only their CPU writes, with no
+ * lock, so the figures are a snapshot, not one consistent instant.
+ */
 void dcache_get_cpu_stats(unsigned int cpu, struct dcache_cpu_stats *out)
 {
 	/* Lock-free snapshot of counters only their CPU writes. */
@@ -375,6 +403,13 @@ void dcache_get_cpu_stats(unsigned int cpu, struct dcache_cpu_stats *out)
 	out->fallbacks = READ_ONCE(dcache_counters[cpu].fallbacks);
 }
 
+/**
+ * dcache_get_stats - the whole cache's figures
+ * @out: filled with the summed lookup counters and the entry counts
+ *
+ * Context: thread context; sleeps on the namespace mutex for the entry
+ * counts.
+ */
 void dcache_get_stats(struct dcache_stats *out)
 {
 	unsigned int c;
@@ -399,6 +434,13 @@ void dcache_get_stats(struct dcache_stats *out)
 	out->buckets = bucket_mask + 1;
 }
 
+/**
+ * dcache_mode_name - the name of a walk's synchronization, for reports
+ * @mode: the mode
+ *
+ * Context: any.
+ * Return: "rcu", "rwlock", "spinlock", "unsync", or "?" if out of range.
+ */
 const char *dcache_mode_name(enum dcache_mode mode)
 {
 	static const char *const names[DCACHE_NR_MODES] = {

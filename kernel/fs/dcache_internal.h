@@ -7,8 +7,8 @@
 #define KERNEL_DCACHE_INTERNAL_H
 
 #include "dcache.h"
-#include "kernel/sched/mutex.h"
 #include "kernel/percpu.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/sched/rwlock.h"
 
 struct dcache_bucket {

@@ -62,6 +62,15 @@ void dcache_shrink_locked(unsigned int n)
 	}
 }
 
+/**
+ * dcache_shrink - evict unused entries, least recently used first
+ * @n: at most this many
+ *
+ * Context: thread context; sleeps on the namespace mutex. Evicted entries
+ * are unhashed at once and freed after a grace period (call_rcu()), so a
+ * lock-free walk that holds one may finish with it.
+ * Return: how many entries went.
+ */
 unsigned int dcache_shrink(unsigned int n)
 {
 	u64 before;
@@ -74,6 +83,12 @@ unsigned int dcache_shrink(unsigned int n)
 	return before;
 }
 
+/**
+ * dcache_set_max_entries - change the cache's limit and evict down to it
+ * @n: the new limit (dcache.max_entries)
+ *
+ * Context: thread context; sleeps on the namespace mutex.
+ */
 void dcache_set_max_entries(unsigned int n)
 {
 	mutex_lock(&namespace_mutex);

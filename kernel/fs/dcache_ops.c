@@ -6,8 +6,8 @@
  * mutex: so a walker sees the namespace before the change or after it.
  */
 #include "dcache_internal.h"
-#include "kernel/errno.h"
 #include "ramfs.h"
+#include "kernel/errno.h"
 
 /* The parent entry of path's last component, a positive directory. */
 static struct dentry *parent_of(const char *path, const char **name,
@@ -31,6 +31,16 @@ static struct dentry *parent_of(const char *path, const char **name,
 	return parent;
 }
 
+/**
+ * dcache_create - create a file or directory, and cache it
+ * @path: absolute path of the new name
+ * @is_dir: a directory rather than a file
+ *
+ * Context: thread context; sleeps on the namespace mutex. A negative
+ * entry for the name gives way to the new inode; a concurrent lock-free
+ * walk sees either the old answer or the new one.
+ * Return: 0, or -EEXIST, -ENOENT, -ENOTDIR, -ENAMETOOLONG, -ENOMEM.
+ */
 int dcache_create(const char *path, bool is_dir)
 {
 	struct ramfs_inode *inode;
@@ -58,6 +68,16 @@ out:
 	return err;
 }
 
+/**
+ * dcache_remove - remove a file, or an empty directory
+ * @path: absolute path
+ * @is_dir: expect a directory (rmdir) rather than a file (unlink)
+ *
+ * Context: thread context; sleeps on the namespace mutex. The entry is
+ * unhashed before it is handed to call_rcu(), so no new walk finds it
+ * and walks already holding it finish before it is freed.
+ * Return: 0, or -ENOENT, -ENOTDIR, -EISDIR, -ENOTEMPTY.
+ */
 int dcache_remove(const char *path, bool is_dir)
 {
 	struct dentry *parent, *d;
@@ -80,6 +100,17 @@ out:
 	return err;
 }
 
+/**
+ * dcache_rename - move a name, replacing what the target held
+ * @from: absolute path of the existing name
+ * @to: absolute path it moves to
+ *
+ * Context: thread context; sleeps on the namespace mutex. Bumps the
+ * rename sequence count, so that a lock-free walk that raced with the
+ * move (and may have followed a path that existed at no instant) retries.
+ * Return: 0, or -ENOENT, -ENOTDIR, -EISDIR, -ENOTEMPTY, -EINVAL (a
+ * directory into itself), -ENOMEM.
+ */
 int dcache_rename(const char *from, const char *to)
 {
 	struct dentry *from_parent, *to_parent, *src, *dst;
@@ -111,6 +142,18 @@ out:
 	return err;
 }
 
+/**
+ * dcache_list - call fn for each name in a directory
+ * @path: absolute path of the directory
+ * @fn: called with each name (not NUL-terminated), its length, whether it
+ *      is a directory, and @arg; under the namespace mutex, so it must not
+ *      change the namespace
+ * @arg: passed to @fn
+ *
+ * Context: thread context; sleeps on the namespace mutex. Lists the
+ * backing store, not the cache.
+ * Return: 0, or -ENOENT, -ENOTDIR.
+ */
 int dcache_list(const char *path, void (*fn)(const char *name, size_t len,
 					     bool is_dir, void *arg),
 		void *arg)

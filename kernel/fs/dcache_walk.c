@@ -11,8 +11,8 @@
  * backing store and caches its answer, positive or negative.
  */
 #include "dcache_internal.h"
-#include "kernel/errno.h"
 #include "ramfs.h"
+#include "kernel/errno.h"
 #include "lib/hash.h"
 #include "lib/string.h"
 
@@ -198,6 +198,18 @@ static enum walk_outcome walk_once(const char *path, enum dcache_mode mode,
 	return o;
 }
 
+/**
+ * dcache_walk_cached - one walk through cached entries only
+ * @path: absolute path ("/a/b/../c")
+ * @mode: the reader-side synchronization of the walk
+ * @out: the answer, when there is one
+ *
+ * Context: thread context, preemption enabled; never sleeps and never asks
+ * the backing store. In DCACHE_RCU mode it takes no lock and writes no
+ * shared memory.
+ * Return: true with @out set if every component was cached and (in RCU
+ * mode) no change raced with the walk; false for a miss or an unsure walk.
+ */
 bool dcache_walk_cached(const char *path, enum dcache_mode mode,
 			struct dcache_result *out)
 {
@@ -269,6 +281,17 @@ struct dentry *walk_locked(const char *path, bool stop_before_last,
 	return d;
 }
 
+/**
+ * dcache_walk - look a whole path up
+ * @path: absolute path ("/a/b/../c")
+ * @mode: the reader-side synchronization of the cached walk
+ *
+ * Context: thread context; may sleep (on a miss or a fallback it takes the
+ * namespace mutex and asks the backing store, caching the answer).
+ * Return: err 0 with the inode's number and type, or a negated errno in
+ * err (-ENOENT, -ENOTDIR, -ENAMETOOLONG, -EINVAL, -ENOMEM). The answer was
+ * true at some instant during the call.
+ */
 struct dcache_result dcache_walk(const char *path, enum dcache_mode mode)
 {
 	struct dcache_result r;

@@ -4,9 +4,9 @@
  */
 #include "ramfs.h"
 #include "kernel/errno.h"
+#include "kernel/init.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
-#include "kernel/init.h"
 #include "lib/string.h"
 
 struct ramfs_dirent {

@@ -1,8 +1,8 @@
 #include "early_alloc.h"
-#include "kernel/bootinfo.h"
-#include "kernel/panic.h"
 #include "arch.h"
+#include "kernel/bootinfo.h"
 #include "kernel/init.h"
+#include "kernel/panic.h"
 #include "lib/string.h"
 
 /* Everything below 1 MiB is left alone: BIOS data, the EBDA, the AP

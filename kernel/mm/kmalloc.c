@@ -8,12 +8,12 @@
  */
 #include "kmalloc.h"
 #include "page_alloc.h"
+#include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/spinlock.h"
-#include "kernel/init.h"
-#include "lib/string.h"
 #include "lib/bitops.h"
+#include "lib/string.h"
 
 #define NO_FREE_OBJECT	0xffff
 

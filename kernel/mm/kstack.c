@@ -8,10 +8,10 @@
  */
 #include "kstack.h"
 #include "page_alloc.h"
+#include "arch.h"
 #include "kernel/printk.h"
 #include "kernel/sched/smp_call.h"
 #include "kernel/sched/spinlock.h"
-#include "arch.h"
 
 #define SLOT_SIZE	(64 * 1024)
 #define MAX_SLOTS	8192

@@ -6,13 +6,13 @@
  * lists: allocations of pages are rare next to kmalloc's, which caches.
  */
 #include "page_alloc.h"
-#include "kernel/bootinfo.h"
 #include "early_alloc.h"
+#include "arch.h"
+#include "kernel/bootinfo.h"
+#include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/spinlock.h"
-#include "arch.h"
-#include "kernel/init.h"
 
 static struct page *pages;		/* one per physical page */
 static u64 nr_pages;			/* pages covered by the array */

@@ -8,8 +8,8 @@
 #ifndef KERNEL_PAGE_ALLOC_H
 #define KERNEL_PAGE_ALLOC_H
 
-#include "lib/types.h"
 #include "lib/list.h"
+#include "lib/types.h"
 
 #define PAGE_SIZE	4096ul
 #define PAGE_SHIFT	12

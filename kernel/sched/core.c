@@ -16,17 +16,17 @@
  * it has not yet switched out, just marks it runnable so schedule() keeps
  * it. Either way no wake-up is lost.
  */
-#include "sched.h"
 #include "internal.h"
+#include "sched.h"
+#include "smp_call.h"
+#include "kernel/init.h"
+#include "kernel/ipi.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
-#include "kernel/ipi.h"
-#include "smp_call.h"
-#include "kernel/init.h"
-#include "lib/string.h"
 #include "lib/atomic.h"
+#include "lib/string.h"
 
 struct run_queue run_queues[MAX_CPUS];
 

@@ -5,11 +5,11 @@
  * order of tests and halts matters to RCU as much as to the scheduler.
  */
 #include "internal.h"
+#include "kernel/init.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
-#include "kernel/init.h"
 #include "lib/format.h"
 
 /* A CPU's idle thread: the boot context of an AP, or a new thread on

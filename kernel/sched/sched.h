@@ -14,10 +14,10 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
-#include "kernel/cpumask.h"
-#include "kernel/mm/kstack.h"
 #include "preempt.h"
 #include "spinlock.h"
+#include "kernel/cpumask.h"
+#include "kernel/mm/kstack.h"
 #include "lib/list.h"
 
 #define THREAD_NAME_MAX	24

@@ -5,11 +5,11 @@
  * stacks are purged, test set-up), so one lock and one request suffice.
  */
 #include "smp_call.h"
-#include "kernel/panic.h"
-#include "kernel/percpu.h"
 #include "preempt.h"
 #include "spinlock.h"
 #include "kernel/ipi.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "lib/atomic.h"
 
 static DEFINE_SPINLOCK(call_lock);

@@ -6,14 +6,14 @@
  * its stack until the switch away from it completes.
  */
 #include "internal.h"
+#include "waitqueue.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "waitqueue.h"
+#include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/string.h"
-#include "lib/atomic.h"
 
 static LIST_HEAD(all_threads);
 static DEFINE_SPINLOCK(table_lock);

@@ -1,13 +1,13 @@
 /* Per-CPU timer lists, sorted by expiry, and sleep_ms() built on them. */
 #include "timer.h"
-#include "kernel/entry.h"
-#include "kernel/rcu/hooks.h"
-#include "kernel/panic.h"
-#include "kernel/percpu.h"
 #include "sched.h"
 #include "spinlock.h"
-#include "kernel/time.h"
+#include "kernel/entry.h"
 #include "kernel/init.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/rcu/hooks.h"
+#include "kernel/time.h"
 
 struct timer_base {
 	spinlock_t lock;

@@ -7,8 +7,8 @@
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
 
-#include "lib/types.h"
 #include "lib/list.h"
+#include "lib/types.h"
 
 struct timer {
 	u64 expires_ns;

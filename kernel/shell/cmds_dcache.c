@@ -5,11 +5,11 @@
  * hits, misses or negative hits of this CPU.
  */
 #include "shell.h"
-#include "kernel/fs/dcache.h"
-#include "kernel/test/dcache_tree.h"
 #include "kernel/errno.h"
+#include "kernel/fs/dcache.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/test/dcache_tree.h"
 #include "kernel/time.h"
 #include "lib/string.h"
 

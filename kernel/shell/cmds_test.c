@@ -1,7 +1,7 @@
 /* The shell's test: the self-tests again, in KTAP, as at boot. */
 #include "shell.h"
-#include "kernel/test/ktest.h"
 #include "kernel/printk.h"
+#include "kernel/test/ktest.h"
 #include "lib/string.h"
 
 #define SPEC_MAX	256

@@ -21,8 +21,8 @@
 #ifndef KERNEL_SHELL_H
 #define KERNEL_SHELL_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 struct shell_command {
 	const char *name;

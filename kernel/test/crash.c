@@ -1,8 +1,8 @@
 /* The crash= option and the basic fault kinds. */
 #include "crash.h"
 #include "kernel/cmdline.h"
-#include "kernel/printk.h"
 #include "kernel/init.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
 
 extern const struct crash_kind __start_crash_kinds[];

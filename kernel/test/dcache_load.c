@@ -7,9 +7,9 @@
  * answer other than "a file" is wrong.
  */
 #include "dcache_load.h"
+#include "dcache_tree.h"
 #include "kernel/errno.h"
 #include "kernel/mm/kmalloc.h"
-#include "dcache_tree.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
 #include "lib/format.h"

@@ -8,12 +8,12 @@
 #include "ktest.h"
 #include "ktest_exec.h"
 #include "kernel/cmdline.h"
-#include "kernel/printk.h"
 #include "kernel/init.h"
+#include "kernel/printk.h"
+#include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/parse.h"
 #include "lib/string.h"
-#include "lib/atomic.h"
 
 extern const struct ktest __start_ktest_cases[];
 extern const struct ktest __stop_ktest_cases[];

@@ -16,8 +16,8 @@
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
 
-#include "lib/types.h"
 #include "lib/compiler.h"
+#include "lib/types.h"
 
 #define KTEST_ANY_CPU	(-1)
 #define KTEST_EACH_CPU_MARK	(-2)

@@ -10,11 +10,11 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time.h"
 #include "kernel/sched/timer.h"
 #include "kernel/sched/waitqueue.h"
-#include "lib/format.h"
+#include "kernel/time.h"
 #include "lib/atomic.h"
+#include "lib/format.h"
 
 struct test_run {
 	struct ktest_context ctx[MAX_CPUS];

@@ -5,21 +5,21 @@
  * lookups scale where the lock variants do not.
  */
 #include "test_dcache.h"
+#include "kernel/errno.h"
 #include "kernel/fs/dcache.h"
 #include "kernel/fs/dcache_internal.h"
-#include "kernel/test/dcache_load.h"
-#include "kernel/test/dcache_tree.h"
-#include "kernel/errno.h"
+#include "kernel/fs/ramfs.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
-#include "kernel/fs/ramfs.h"
 #include "kernel/sched/sched.h"
+#include "kernel/test/dcache_load.h"
+#include "kernel/test/dcache_tree.h"
 #include "kernel/time.h"
+#include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/random.h"
 #include "lib/sort.h"
 #include "lib/string.h"
-#include "lib/atomic.h"
 
 static bool tree_ready;
 

@@ -3,9 +3,9 @@
  * two CPUs against one, and against the lock variants.
  */
 #include "test_dcache.h"
+#include "kernel/printk.h"
 #include "kernel/test/dcache_load.h"
 #include "kernel/test/dcache_tree.h"
-#include "kernel/printk.h"
 #include "lib/format.h"
 #include "lib/sort.h"
 

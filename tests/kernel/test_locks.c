@@ -7,11 +7,11 @@
  * inside at once lose an update and the final count comes out short;
  * with the lock left out the count was short at every -smp above 1.
  */
-#include "kernel/test/ktest.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/rwlock.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/test/ktest.h"
 #include "lib/atomic.h"
 
 /* Small, for -smp 8 on two host cores, where a lock holder's vCPU can be

@@ -3,16 +3,16 @@
  * periods too early, forgets callbacks, or needs a CPU to schedule when
  * it never will.
  */
-#include "kernel/test/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 #include "kernel/time.h"
+#include "lib/atomic.h"
 #include "lib/random.h"
 #include "lib/sort.h"
-#include "lib/atomic.h"
 
 #define OBJ_MAGIC	0x5eed5eedu
 #define OBJ_POISON	0xdeadbeefu

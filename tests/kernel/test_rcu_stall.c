@@ -5,10 +5,10 @@
  * runs only when named (ktest=rcu_stall), with the harness told to
  * expect the warning.
  */
-#include "kernel/test/ktest.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 #include "kernel/time.h"
 
 extern unsigned int rcu_stall_timeout_ms;

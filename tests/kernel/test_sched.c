@@ -2,14 +2,14 @@
  * The sched suite: threads, preemption, fairness, sleeping, wake-ups.
  * Each test is built to fail on the scheduler bug it names.
  */
-#include "kernel/test/ktest.h"
-#include "kernel/sched/completion.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
+#include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 #include "kernel/time.h"
-#include "kernel/mm/kmalloc.h"
 #include "lib/sort.h"
 #include "lib/string.h"
 

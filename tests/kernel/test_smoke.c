@@ -1,5 +1,5 @@
-#include "kernel/test/ktest.h"
 #include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 
 KTEST(smoke, arithmetic)
 {

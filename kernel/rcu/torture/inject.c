@@ -1,7 +1,7 @@
-#include "kernel/rcu/inject.h"
 #include "kernel/cmdline.h"
-#include "kernel/printk.h"
 #include "kernel/init.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/inject.h"
 #include "lib/string.h"
 
 enum rcu_injected_bug rcu_injected;

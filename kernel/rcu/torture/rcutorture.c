@@ -23,6 +23,7 @@
  * not advance between two of them is a stall, and fails the run.
  */
 #include "rcutorture.h"
+#include "internal.h"
 #include "kernel/cmdline.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
@@ -30,10 +31,9 @@
 #include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
-#include "internal.h"
+#include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/string.h"
-#include "lib/atomic.h"
 
 struct torture_config torture_cmdline = {
 	.secs = 20, .fakewriters = 2, .stat_interval = 5, .seed = 1,

@@ -6,9 +6,9 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/stats.h"
 #include "kernel/time.h"
+#include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/string.h"
-#include "lib/atomic.h"
 
 #define STUTTER_PERIOD_MS	4000
 #define STUTTER_PAUSE_MS	1000
