@@ -1,5 +1,5 @@
 /*
- * The grace-period engine of kernel/rcu_*.c as a Promela model for spin;
+ * The grace-period engine of kernel/rcu/ as a Promela model for spin;
  * tests/model/run checks it and its planted-bug variants.
  *
  * CONFIGURATION. Two CPUs. With 16 CPUs or fewer rcu_leaf_of() is the
@@ -24,36 +24,36 @@
  *    accept a callback never given a grace period, or a lost wake-up.
  *
  * PROCESSES AND INLINES -> C.
- *  cpu1            sched.c:cpu_idle_loop; a thread's rcu_read_lock() and
- *                  rcu_read_unlock() (rcupdate.h, preempt.h:preempt_enable)
- *  c1_irq          traps.c:handle_irq: rcu_tree.c:rcu_irq_enter and
- *                  rcu_irq_exit around sched.c:sched_reschedule_ipi,
- *                  rcu_exp.c:rcu_expedited_ipi_handler or the tick
- *                  (rcu_tree.c:rcu_tick -> rcu_exp.c:rcu_exp_tick), then
- *                  sched.c:preempt_schedule_irq
- *  c1_schedule     sched.c:__schedule -> rcu_tree.c:rcu_note_context_switch
- *  c1_note_qs      rcu_tree.c:note_quiescent_state (cpu1; rcu_gp's own
+ *  cpu1            sched/idle.c:cpu_idle_loop; a thread's rcu_read_lock() and
+ *                  rcu_read_unlock() (rcu/rcupdate.h, sched/preempt.h:preempt_enable)
+ *  c1_irq          irq.c:irq_enter/irq_exit: rcu/tree.c:rcu_irq_enter and
+ *                  rcu_irq_exit around sched/core.c:sched_reschedule_ipi,
+ *                  rcu/exp.c:exp_ipi_handler or the tick
+ *                  (rcu/tree.c:rcu_tick -> rcu/exp.c:rcu_exp_tick), then
+ *                  sched/core.c:preempt_schedule_irq
+ *  c1_schedule     sched/core.c:__schedule -> rcu/tree.c:rcu_note_context_switch
+ *  c1_note_qs      rcu/tree.c:note_quiescent_state (cpu1; rcu_gp's own
  *                  call for cpu0 is inline in gp_start)
- *  report_up       rcu_tree.c:rcu_report_qs, report_up
- *  c1_report_exp   rcu_exp.c:rcu_exp_report_here
- *  rcu_gp          rcu_tree.c:gp_thread_fn, gp_needed, gp_start,
+ *  report_up       rcu/tree.c:rcu_report_qs, report_up
+ *  c1_report_exp   rcu/exp.c:rcu_exp_report_here
+ *  rcu_gp          rcu/tree.c:gp_thread_fn, gp_needed, gp_start,
  *                  leaf_wait_mask, node_start, gp_complete, gp_end;
- *                  rcu_fqs.c:rcu_force_quiescent_states, for_each_holdout,
+ *                  rcu/fqs.c:rcu_force_quiescent_states, for_each_holdout,
  *                  leaf_holdouts, force_one
- *  cpu0_tick       rcu_tree.c:rcu_tick on cpu0: rcu_callbacks.c:
+ *  cpu0_tick       rcu/tree.c:rcu_tick on cpu0: rcu/callbacks.c:
  *                  rcu_callbacks_tick, and the fqs_due timing
- *  rcuc0           rcu_callbacks.c:cb_thread_fn, invoke_batch;
- *                  rcu_cblist.c:rcu_cblist_take_done
- *  updater         the caller of rcu_callbacks.c:call_rcu (accelerate) and
- *                  rcu_exp.c:synchronize_rcu_expedited
- *  request_gp      rcu_tree.c:rcu_request_gp
- *  cblist_*        rcu_cblist.c:rcu_cblist_accelerate, rcu_cblist_advance
+ *  rcuc0           rcu/callbacks.c:cb_thread_fn, invoke_batch;
+ *                  rcu/cblist.c:rcu_cblist_take_done
+ *  updater         the caller of rcu/callbacks.c:call_rcu (accelerate) and
+ *                  rcu/exp.c:synchronize_rcu_expedited
+ *  request_gp      rcu/tree.c:rcu_request_gp
+ *  cblist_*        rcu/cblist.c:rcu_cblist_accelerate, rcu_cblist_advance
  *  store_buffer    x86 store buffer, for INJECT_IDLE_BARRIER only
  *
  * ABSTRACTIONS, AND WHY THEY LOSE NOTHING THE ASSERTIONS DEPEND ON.
  *  - Memory is sequentially consistent. x86-TSO reorders only a store
  *    with a later load, and the C puts a lock, a locked instruction or an
- *    mfence at each hand-off its argument rests on (rcu_tree.c, "Memory
+ *    mfence at each hand-off its argument rests on (rcu/tree.c, "Memory
  *    ordering"). The one hand-off whose fence is planted away,
  *    INJECT_IDLE_BARRIER's, gets a store buffer.
  *  - Steps. An atomic/d_step block is C that runs with interrupts off on
@@ -102,7 +102,7 @@
  *    exp_seq and exp_mutex (one expedited caller), sched_balance, more
  *    leaves than one, CPU hot-plug.
  *
- * PLANTED BUGS (kernel/rcu_inject.c), one -D switch each:
+ * PLANTED BUGS (kernel/rcu/torture/inject.c), one -D switch each:
  *  INJECT_FORGET_CPU      leaf_wait_mask() leaves cpu1 out of the mask
  *  INJECT_EARLY_ADVANCE   accelerate() tags callbacks one grace period early
  *  INJECT_IDLE_BARRIER    rcu_idle_exit() with a plain store: it may sit in
