@@ -6,17 +6,17 @@
  * blimit grows while the backlog is large (as Linux's rcu_do_batch does)
  * so that invocation keeps up with grace periods.
  */
-#include "internal.h"
 #include "inject.h"
-#include "kernel/sched/completion.h"
+#include "internal.h"
+#include "kernel/init.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched/completion.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/sched/smp_call.h"
-#include "kernel/init.h"
-#include "lib/format.h"
 #include "lib/atomic.h"
+#include "lib/format.h"
 
 #define BLIMIT_LOW		10
 #define BLIMIT_HIGH		10000
@@ -28,7 +28,10 @@
 static void accelerate(struct rcu_data *rdp)
 {
 	/* The snapshot of gp_seq must not be older than the caller's
-	 * updates (see call_rcu()). */
+	 * updates: call_rcu()'s smp_mb() orders them before this load, and
+	 * pairs with gp_start()'s. From the tick, NEXT is empty (call_rcu()
+	 * gives each callback its grace period at once), so a later value
+	 * can only book a later grace period. */
 	unsigned long snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
 
 	if (rcu_bug(RCU_BUG_EARLY_ADVANCE))
@@ -45,9 +48,16 @@ static void accelerate(struct rcu_data *rdp)
  * @func: the callback, typically freeing arg
  * @arg: its argument
  *
+ * Context: any, after rcu_init(): threads, interrupt handlers,
+ * read-side sections, preemption or interrupts off; never sleeps.
  * func runs in the "rcuc" thread of this CPU, with interrupts and
  * preemption enabled, once every reader that might hold a reference
- * obtained before this call has finished.
+ * obtained before this call has finished; this CPU's callbacks run in
+ * the order queued. func may sleep, but holds up this CPU's later
+ * callbacks meanwhile, and must not call rcu_barrier().
+ * A full barrier comes first: the caller's earlier accesses (the store
+ * that unpublished the object) happen before func runs, and any reader
+ * still running by then sees them.
  */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
@@ -59,7 +69,8 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	/* Full barrier: the caller's unpublishing store must be visible
 	 * before we sample gp_seq in accelerate(). Otherwise a grace period
 	 * that began before the store could be taken to cover it, and a CPU
-	 * that reported early could still be reading the old version. */
+	 * that reported early could still be reading the old version.
+	 * Pairs with the smp_mb() in gp_start() after it stores gp_seq. */
 	smp_mb();
 	flags = arch_irq_save();
 	rdp = &rcu_data[this_cpu_id()];
@@ -86,6 +97,11 @@ void rcu_callbacks_tick(void)
 		return;
 	rcu_cblist_advance(&rdp->cbs, done);
 	accelerate(rdp);
+	/* cb_thread_has_work is shared only with this CPU's rcuc thread,
+	 * which is bound to this CPU and clears it with interrupts off
+	 * (invoke_batch()): the tick interrupts it, never runs beside it,
+	 * so program order suffices; ONCE because the tick interrupts it.
+	 * cb_wait's lock orders the store before cb_thread_fn()'s test. */
 	if (rdp->cbs.len_done && !READ_ONCE(rdp->cb_thread_has_work)) {
 		WRITE_ONCE(rdp->cb_thread_has_work, true);
 		wake_up_all(&rdp->cb_wait);
@@ -94,6 +110,7 @@ void rcu_callbacks_tick(void)
 
 static void adjust_blimit(struct rcu_data *rdp)
 {
+	/* This CPU's list, interrupts off: nothing races with the read. */
 	unsigned long backlog = READ_ONCE(rdp->cbs.len);
 
 	if (backlog > BACKLOG_HIGH)
@@ -120,6 +137,8 @@ static bool invoke_batch(struct rcu_data *rdp)
 	flags = arch_irq_save();
 	rdp->cbs_invoked += n;
 	more = rdp->cbs.len_done != 0;
+	/* Interrupts off: the tick cannot refill DONE between the test and
+	 * the clear, so no wake-up is lost (see rcu_callbacks_tick()). */
 	if (!more)
 		WRITE_ONCE(rdp->cb_thread_has_work, false);
 	arch_irq_restore(flags);
@@ -131,6 +150,7 @@ static void cb_thread_fn(void *arg)
 	struct rcu_data *rdp = arg;
 
 	for (;;) {
+		/* Set by this CPU's tick, rcu_callbacks_tick(). */
 		wait_event(&rdp->cb_wait, READ_ONCE(rdp->cb_thread_has_work));
 		while (invoke_batch(rdp))
 			yield();
@@ -163,6 +183,10 @@ static struct completion barrier_done;
 static void barrier_callback(void *unused)
 {
 	(void)unused;
+	/* Fully ordered: this CPU's earlier callbacks, run before this one
+	 * by the same rcuc thread, happen before the count drops; the last
+	 * decrement passes them all on to rcu_barrier() through complete()
+	 * and the completion's lock. */
 	if (atomic_sub_return(&barrier_pending, 1) == 0)
 		complete(&barrier_done);
 }
@@ -173,6 +197,18 @@ static void queue_barrier_callback(void *unused)
 	call_rcu(&barrier_heads[this_cpu_id()], barrier_callback, NULL);
 }
 
+/**
+ * rcu_barrier - wait until every callback queued before the call has run
+ *
+ * Context: thread context with preemption and interrupts enabled, after
+ * rcu_start_kthreads(); sleeps (on a mutex and for grace periods), so
+ * never inside rcu_read_lock() or an interrupt handler, and never from
+ * a callback, whose own rcuc thread would then never reach the
+ * barrier's callback. Callbacks queued by callbacks during the wait may
+ * not have run.
+ * On return every callback queued on any CPU before the call has
+ * returned, and its accesses happen before the caller's later ones.
+ */
 void rcu_barrier(void)
 {
 	unsigned int cpu, n = 0;
@@ -182,7 +218,11 @@ void rcu_barrier(void)
 	for_each_online_cpu(cpu)
 		n++;
 	/* One extra count held until all are queued, so an early callback
-	 * cannot complete the barrier while others are still being queued. */
+	 * cannot complete the barrier while others are still being queued.
+	 * Plain store: each CPU decrements only after the IPI of
+	 * smp_call_function_all(), whose spin_trylock() (a locked cmpxchg,
+	 * a full barrier) makes it visible first; pairs with the
+	 * atomic_sub_return() in barrier_callback(). */
 	WRITE_ONCE(barrier_pending, n + 1);
 	smp_call_function_all(queue_barrier_callback, NULL);
 	barrier_callback(NULL);

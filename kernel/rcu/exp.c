@@ -11,10 +11,10 @@
  * expedited grace period has run since it arrived, returns at once.
  */
 #include "internal.h"
+#include "kernel/init.h"
+#include "kernel/ipi.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/time.h"
-#include "kernel/ipi.h"
-#include "kernel/init.h"
 #include "lib/atomic.h"
 
 static DEFINE_MUTEX(exp_mutex);
@@ -31,10 +31,13 @@ void rcu_exp_report_here(void)
 	unsigned long flags = arch_irq_save();
 
 	/* Exchange, not a plain store: the requester may be clearing the
-	 * flag of a CPU it saw idle at the same moment. */
+	 * flag of a CPU it saw idle at the same moment. Fully ordered:
+	 * pairs with the release that set the flag, so the count we
+	 * decrement below already holds the requester's. */
 	if (xchg(&rdp->exp_pending, false)) {
 		/* The locked decrement orders this CPU's earlier reads
-		 * before the waiter's acquire load of the count. */
+		 * before the waiter's acquire load of the count, in
+		 * exp_done(). */
 		if (atomic_sub_return(&exp_outstanding, 1) == 0)
 			wake_up_all(&exp_wait);
 	}
@@ -46,6 +49,9 @@ static void exp_ipi_handler(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
+	/* The requester set the flag before its locked add and the IPI, so
+	 * it is seen here; false means reported already, or a late IPI
+	 * (the claim itself is the xchg in rcu_exp_report_here()). */
 	if (!READ_ONCE(rdp->exp_pending))
 		return;
 	if (preempt_count() == 0) {
@@ -53,7 +59,9 @@ static void exp_ipi_handler(void)
 		return;
 	}
 	/* Inside a reader (or any preempt-disabled region): report at
-	 * its end, through schedule(). */
+	 * its end, through schedule(). Our own CPU's flag, read by its
+	 * preempt_enable(): program order suffices; ONCE because other
+	 * CPUs set it too (resched_cpu()). */
 	WRITE_ONCE(this_cpu()->need_resched, 1);
 }
 
@@ -61,6 +69,7 @@ static void exp_ipi_handler(void)
  * preempt_enable() could not schedule. */
 void rcu_exp_tick(void)
 {
+	/* A hint: rcu_exp_report_here() claims the flag with xchg. */
 	if (READ_ONCE(rcu_data[this_cpu_id()].exp_pending) &&
 	    preempt_count() == 0)
 		rcu_exp_report_here();
@@ -71,47 +80,87 @@ __init void rcu_exp_init(void)
 	arch_set_ipi_handler(IPI_RCU_EXPEDITE, exp_ipi_handler);
 }
 
+/* Acquire: pairs with the fully ordered decrements in
+ * rcu_exp_report_here() and synchronize_rcu_expedited(), so every
+ * reported CPU's earlier readers are over before we return. */
 static bool exp_done(void)
 {
 	return smp_load_acquire(&exp_outstanding) == 0;
 }
 
+/**
+ * synchronize_rcu_expedited - wait for a grace period forced with IPIs
+ *
+ * Context: thread context with preemption and interrupts enabled, after
+ * rcu_init(); sleeps (on a mutex and for the reports), so never inside
+ * rcu_read_lock(), with a spinlock held or in an interrupt handler.
+ * Sends an IPI to every online CPU that is not idle and returns once
+ * each has been seen outside any reader, without waiting for ticks.
+ * Concurrent callers share one expedited grace period where they can.
+ * Guarantees as synchronize_rcu(): every reader that began before the
+ * call has ended, and its accesses happen before the caller's later
+ * ones; a reader still running at the return sees every update the
+ * caller made before the call.
+ */
 void synchronize_rcu_expedited(void)
 {
 	unsigned long snap;
 	unsigned int cpu, me, n = 0;
 	u64 start;
 
-	/* As get_state_synchronize_rcu(): our updates before the sample. */
+	/* As get_state_synchronize_rcu(): our updates before the sample.
+	 * Pairs with the locked add on exp_outstanding below, which
+	 * follows the store that starts an expedited grace period: one
+	 * that starts after this read sees our updates. The lock-free
+	 * read needs no more: a stale value is smaller, so at worst we
+	 * wait for a later grace period than we need. */
 	smp_mb();
 	snap = rcu_seq_snap(READ_ONCE(exp_seq));
 	mutex_lock(&exp_mutex);
+	/* exp_seq is written only under exp_mutex, which orders the last
+	 * holder's grace period, its reports included, before this read. */
 	if (rcu_seq_done(READ_ONCE(exp_seq), snap)) {
 		mutex_unlock(&exp_mutex);
 		return;		/* someone else's expedited GP covered us */
 	}
 	start = clock_ns();
+	/* Odd: one runs. Ordered before the idle counters are read by the
+	 * locked add below; later callers' snapshots read it lock-free. */
 	WRITE_ONCE(exp_seq, exp_seq + 1);
 	preempt_disable();
 	me = this_cpu_id();
-	/* Count first, so that no report can bring it to zero early. */
+	/* Our own hold on the count, dropped only once every flag is set
+	 * and counted, so exp_done() cannot see zero early. (A CPU that
+	 * reports before the add below may take the count to zero for a
+	 * moment; nobody waits yet, so its wake-up is spurious.) */
 	WRITE_ONCE(exp_outstanding, 1);
 	for_each_online_cpu(cpu) {
 		if (cpu == me)
 			continue;
-		WRITE_ONCE(rcu_data[cpu].exp_pending, true);
+		/* Release: a CPU that sees its flag (the xchg in
+		 * rcu_exp_report_here()) decrements a count that already
+		 * holds our 1, never the 0 left by the last grace period.
+		 * Free on x86-TSO, where stores stay in order anyway. */
+		smp_store_release(&rcu_data[cpu].exp_pending, true);
 		n++;
 	}
 	atomic_fetch_add(&exp_outstanding, n);
 	/* Full barrier (the locked add above): the flags and our updates
-	 * are visible before we read the idle counters; pairs with the
-	 * barrier in rcu_idle_exit(), as in gp_start(). */
+	 * are visible before we read the idle counters, and before the
+	 * IPIs; pairs with the barriers in rcu_idle_exit() and
+	 * rcu_irq_enter(), as in gp_start(). */
 	for_each_online_cpu(cpu) {
 		if (cpu == me)
 			continue;
+		/* Odd: the locked increment in rcu_idle_enter() or
+		 * rcu_irq_exit() put the CPU's readers before this load, and
+		 * the xchg below keeps our later accesses after it. Even:
+		 * the IPI, or the CPU's own check of its flag before it
+		 * goes idle, brings the report. */
 		if (READ_ONCE(rcu_data[cpu].eqs_seq) & 1) {
 			/* Idle: it owes nothing. Clear its flag unless it
-			 * woke and reported meanwhile. */
+			 * woke and reported meanwhile. The decrement is
+			 * fully ordered, for exp_done(). */
 			if (xchg(&rcu_data[cpu].exp_pending, false))
 				atomic_sub_return(&exp_outstanding, 1);
 		} else {
@@ -119,11 +168,16 @@ void synchronize_rcu_expedited(void)
 		}
 	}
 	preempt_enable();
-	/* This thread is outside any reader: drop its own count. */
+	/* This thread is outside any reader: drop its own count. Fully
+	 * ordered, for exp_done(); if every CPU has reported, it reads
+	 * zero below without sleeping. */
 	if (atomic_sub_return(&exp_outstanding, 1) == 0)
 		wake_up_all(&exp_wait);
 	wait_event(&exp_wait, exp_done());
-	/* Release: pairs with the snapshot read of a later caller. */
+	/* Even: this grace period is over. The re-check of a later holder
+	 * is ordered by exp_mutex, and a lock-free snapshot needs no
+	 * ordering (see above); the release costs nothing on x86. The
+	 * statistics are read lock-free by rcu_get_stats(). */
 	smp_store_release(&exp_seq, exp_seq + 1);
 	rcu_exp_completed++;
 	rcu_exp_latency_last_ns = clock_ns() - start;

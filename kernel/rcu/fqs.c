@@ -3,11 +3,11 @@
  * thread does each time the tick says a grace period has waited
  * RCU_NUDGE_TICKS ticks (see rcu_tree.c, step 4).
  */
-#include "internal.h"
 #include "inject.h"
+#include "internal.h"
+#include "kernel/ipi.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/ipi.h"
 
 /* The CPUs of `leaf` that still owe the current grace period. */
 static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)
@@ -42,6 +42,12 @@ static void for_each_holdout(unsigned long gp,
 static void force_one(unsigned int cpu, unsigned long gp)
 {
 	struct rcu_data *rdp = &rcu_data[cpu];
+	/* Pairs with the locked increments of rcu_idle_enter() and
+	 * rcu_irq_exit(): the CPU's readers before it went idle come
+	 * before this load, and the report's lock (a locked instruction,
+	 * a full barrier) keeps the load before the report, as x86-TSO
+	 * would anyway. eqs_snapshot is the GP thread's own, from
+	 * leaf_wait_mask(). */
 	unsigned long now = READ_ONCE(rdp->eqs_seq);
 
 	if ((now & 1) || now != rdp->eqs_snapshot) {
@@ -51,7 +57,9 @@ static void force_one(unsigned int cpu, unsigned long gp)
 	/* Running: nudge it through the scheduler. */
 	if (rcu_bug(RCU_BUG_NO_NUDGE))
 		return;
-	rdp->nudges++;
+	rdp->nudges++;		/* GP thread only; statistics */
+	/* No ordering needed against the IPI: its handler,
+	 * sched_reschedule_ipi(), sets the flag again on the target. */
 	WRITE_ONCE(cpu_area(cpu)->need_resched, 1);
 	if (cpu != this_cpu_id())
 		arch_send_ipi(cpu, IPI_RESCHEDULE);
@@ -59,11 +67,14 @@ static void force_one(unsigned int cpu, unsigned long gp)
 
 void rcu_force_quiescent_states(void)
 {
+	/* The GP thread's own gp_seq: only it writes it. */
 	for_each_holdout(READ_ONCE(rcu_state.gp_seq), force_one);
 }
 
 static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 {
+	/* Diagnostics: lock-free snapshots of another CPU's state, which
+	 * may change as we print; nothing is ordered. */
 	struct thread *t = READ_ONCE(cpu_area(cpu)->current);
 
 	(void)gp;
@@ -82,6 +93,7 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 void rcu_check_stall(void)
 {
 	u64 now = clock_ns();
+	/* gp_seq, next_stall_ns and stalls are the GP thread's own. */
 	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
 
 	if (now < rcu_state.next_stall_ns)

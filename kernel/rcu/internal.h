@@ -2,9 +2,9 @@
 #ifndef KERNEL_RCU_INTERNAL_H
 #define KERNEL_RCU_INTERNAL_H
 
-#include "rcupdate.h"
-#include "hooks.h"
 #include "cblist.h"
+#include "hooks.h"
+#include "rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"
@@ -22,6 +22,8 @@
  */
 struct rcu_node {
 	spinlock_t lock;
+	/* Both under lock; gp_seq is also peeked at lock-free by
+	 * note_quiescent_state(), the root's qsmask by gp_complete(). */
 	unsigned long gp_seq;		/* the grace period qsmask is for */
 	u64 qsmask;
 	unsigned int first_cpu;		/* leaves: CPU of bit 0 */
@@ -32,14 +34,17 @@ struct rcu_node {
 struct rcu_data {
 	unsigned long gp_seq_seen;	/* last grace period this CPU noticed */
 	/* Extended quiescent state counter: odd while idle. Changed only
-	 * by its CPU, with full barriers; sampled by the GP thread. */
+	 * by its CPU, with full barriers; sampled lock-free by the GP
+	 * thread and the expedited requester. */
 	unsigned long eqs_seq;
 	unsigned long eqs_snapshot;	/* GP thread's sample at GP start */
 	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
-	bool exp_pending;		/* owes the expedited GP a report */
-	struct rcu_cblist cbs;
+	/* Owes the expedited GP a report: set by the requester with
+	 * release, claimed with xchg by whoever reports or clears it. */
+	bool exp_pending;
+	struct rcu_cblist cbs;		/* its CPU only, interrupts off */
 	struct thread *cb_thread;	/* invokes this CPU's callbacks */
-	bool cb_thread_has_work;
+	bool cb_thread_has_work;	/* this CPU's tick and rcuc only */
 	struct wait_queue cb_wait;
 	unsigned long blimit;		/* callbacks per batch */
 	u64 qs_reported;		/* grace periods this CPU reported */
@@ -51,9 +56,12 @@ struct rcu_data {
 
 struct rcu_state {
 	/* gp_seq: odd while a grace period runs. Written by the GP thread
-	 * under the root lock, read everywhere with READ_ONCE. */
+	 * alone (its end with release, under the root lock), read
+	 * everywhere with READ_ONCE or, to act on an end, with acquire. */
 	unsigned long gp_seq;
-	unsigned long gp_seq_needed;	/* latest grace period asked for */
+	/* Latest grace period asked for: written under request_lock, read
+	 * lock-free by rcu_request_gp() and the GP thread. */
+	unsigned long gp_seq_needed;
 	spinlock_t request_lock;
 	struct rcu_node root;
 	struct rcu_node leaves[RCU_MAX_LEAVES];
@@ -63,12 +71,12 @@ struct rcu_state {
 	struct wait_queue gp_done;	/* synchronize_rcu() waiters */
 	bool fqs_due;			/* set by the tick: scan holdouts */
 	u64 gp_start_ns;
-	unsigned int gp_start_jiffies;
+	unsigned int gp_start_jiffies;	/* for the tick; a hint */
 	u64 next_stall_ns;
 	u64 gps_completed;
 	u64 stalls;
 	u64 latency_ns[RCU_LATENCY_SAMPLES];
-	unsigned int latency_next;
+	unsigned int latency_next;	/* published with release */
 };
 
 extern struct rcu_state rcu_state;
@@ -77,6 +85,8 @@ extern unsigned int rcu_stall_timeout_ms;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
 
+/* nr_leaves is set once, by rcu_init(), before any grace period: a CPU
+ * that reads it early finds no grace period running in either node. */
 static inline struct rcu_node *rcu_leaf_of(unsigned int cpu)
 {
 	return rcu_state.nr_leaves == 1 ? &rcu_state.root

@@ -33,6 +33,18 @@ struct rcu_head {
 void rcu_read_unlock_underflow(void);
 void rcu_dereference_warn(const char *file, int line);
 
+/**
+ * rcu_read_lock - begin a read-side critical section
+ *
+ * Context: any: threads, interrupt handlers, preemption or interrupts
+ * already off; nests. Never sleeps; the section it opens must not sleep
+ * either (schedule() inside it panics in the debug build), as it
+ * disables preemption until the matching rcu_read_unlock().
+ * No barrier and no atomic instruction: the compiler barrier of
+ * preempt_disable() keeps the section's accesses after it, and the
+ * grace-period machinery does the rest (a CPU reports a quiescent state
+ * only from outside every section).
+ */
 static __always_inline void rcu_read_lock(void)
 {
 	preempt_disable();
@@ -40,6 +52,17 @@ static __always_inline void rcu_read_lock(void)
 		arch_percpu_inc32(PERCPU_OFF(rcu_nesting));
 }
 
+/**
+ * rcu_read_unlock - end a read-side critical section
+ *
+ * Context: wherever the matching rcu_read_lock() was. Never sleeps, but
+ * when it turns preemption back on, in a thread with interrupts on, it
+ * reschedules if a reschedule is pending (that is how a CPU nudged by
+ * RCU reports its quiescent state).
+ * The debug build panics on an unlock without a lock.
+ * No barrier: the compiler barrier of preempt_enable() keeps the
+ * section's accesses before it.
+ */
 static __always_inline void rcu_read_unlock(void)
 {
 	if (KERNEL_DEBUG) {
@@ -50,16 +73,34 @@ static __always_inline void rcu_read_unlock(void)
 	preempt_enable();
 }
 
-/* Inside a read-side section, or anywhere RCU readers cannot be
- * preempted (preemption or interrupts off): for assertions. */
+/**
+ * rcu_read_lock_held - is the caller protected as an RCU reader?
+ *
+ * Context: any; never sleeps. For assertions: preemption off for any
+ * reason (rcu_read_lock() or a spinlock, say), interrupts off, or an
+ * interrupt handler all keep a grace period from ending, so all count.
+ * Orders nothing.
+ * Return: true inside a read-side section or any such region.
+ */
 static inline bool rcu_read_lock_held(void)
 {
 	return preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
 }
 
-/* rcu_dereference_check(p, c): load p, and in the debug build complain
- * when neither a read-side section nor the caller's condition c (for
- * instance "I hold the update lock") protects the result. */
+/**
+ * rcu_dereference_check - load an RCU-protected pointer, with a check
+ * @p: the pointer (an lvalue, such as a global or a structure field)
+ * @c: the caller's other protection, for instance "I hold the update
+ *     lock"; 0 if none
+ *
+ * Context: any; never sleeps. The debug build prints a warning and a
+ * stack trace when neither @c nor rcu_read_lock_held() protects the
+ * result.
+ * One untorn load (READ_ONCE); accesses through the result depend on
+ * it and so come after it, which pairs with the release store of
+ * rcu_assign_pointer(): they see the object as it was published.
+ * Return: the pointer's value.
+ */
 #define rcu_dereference_check(p, c)					\
 	({								\
 		if (KERNEL_DEBUG && !(c) && !rcu_read_lock_held())	\
@@ -67,19 +108,58 @@ static inline bool rcu_read_lock_held(void)
 		rcu_dereference_raw(p);					\
 	})
 
+/**
+ * rcu_dereference - load an RCU-protected pointer inside a reader
+ * @p: the pointer
+ *
+ * Context: inside rcu_read_lock() (or anywhere rcu_read_lock_held() is
+ * true); the debug build warns otherwise. Never sleeps.
+ * Ordering as rcu_dereference_check(): pairs with rcu_assign_pointer().
+ * Return: the pointer's value, valid until the section ends.
+ */
 #define rcu_dereference(p)		rcu_dereference_check(p, 0)
-/* For updaters, who hold the lock that excludes other updaters. */
+
+/**
+ * rcu_dereference_protected - load an RCU-protected pointer as updater
+ * @p: the pointer
+ * @c: the protection the caller holds, usually "I hold the lock that
+ *     excludes other updaters"
+ *
+ * Context: any, with @c true or inside a reader; the debug build warns
+ * otherwise. Never sleeps. Unlike Linux's, it is the same load as
+ * rcu_dereference_check(), READ_ONCE included.
+ * Return: the pointer's value.
+ */
 #define rcu_dereference_protected(p, c)	rcu_dereference_check(p, c)
 
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg);
 
 void kfree_rcu_callback(void *ptr);
-/* Free ptr with kfree() after a grace period; field is its rcu_head. */
+
+/**
+ * kfree_rcu - free an object with kfree() after a grace period
+ * @ptr: the object, from kmalloc(), already unpublished
+ * @field: the name of its struct rcu_head member
+ *
+ * Context: as call_rcu(): any, after rcu_init(); never sleeps.
+ * Orders as call_rcu(): the caller's earlier stores (the unpublishing
+ * one) come before the free, and no reader that could still see @ptr
+ * is running when it happens, in this CPU's "rcuc" thread.
+ */
 #define kfree_rcu(ptr, field)						\
 	call_rcu(&(ptr)->field, kfree_rcu_callback, (ptr))
 
 void synchronize_rcu(void);
-/* The 2003 name of the same wait. */
+
+/**
+ * synchronize_kernel - the 2003 name of synchronize_rcu()
+ *
+ * Context: as synchronize_rcu(): thread context with preemption and
+ * interrupts enabled; sleeps, so never inside rcu_read_lock().
+ * Orders as synchronize_rcu(): every reader that began before the call
+ * has ended on return, and its accesses come before the caller's later
+ * ones.
+ */
 static inline void synchronize_kernel(void)
 {
 	synchronize_rcu();

@@ -1,6 +1,7 @@
 /* RCU statistics for the console and the self-tests. */
-#include "internal.h"
 #include "stats.h"
+#include "internal.h"
+#include "lib/atomic.h"
 #include "lib/sort.h"
 
 
@@ -8,14 +9,23 @@
 void rcu_record_latency(u64 ns)
 {
 	rcu_state.latency_ns[rcu_state.latency_next % RCU_LATENCY_SAMPLES] = ns;
-	WRITE_ONCE(rcu_state.latency_next, rcu_state.latency_next + 1);
+	/* Release: the sample is stored before the count that makes a
+	 * reader look at it; pairs with the acquire in rcu_get_stats(). */
+	smp_store_release(&rcu_state.latency_next,
+			  rcu_state.latency_next + 1);
 }
 
 void rcu_get_stats(struct rcu_stats *s)
 {
 	static u64 sorted[RCU_LATENCY_SAMPLES];
-	unsigned int n = READ_ONCE(rcu_state.latency_next), i;
+	/* Acquire: the first n samples are written before we read them;
+	 * pairs with the release in rcu_record_latency(). Once the ring
+	 * has wrapped, a slot being rewritten reads as the old sample or
+	 * the new, either a real one. */
+	unsigned int n = smp_load_acquire(&rcu_state.latency_next), i;
 
+	/* The rest are lock-free snapshots of counters that one thread or
+	 * CPU writes: untorn, but not consistent with one another. */
 	s->gp_seq = READ_ONCE(rcu_state.gp_seq);
 	s->gp_seq_needed = READ_ONCE(rcu_state.gp_seq_needed);
 	s->gps_completed = READ_ONCE(rcu_state.gps_completed);
@@ -36,6 +46,8 @@ void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)
 {
 	struct rcu_data *rdp = &rcu_data[cpu];
 
+	/* Lock-free snapshots of counters that the CPU (nudges: the GP
+	 * thread) updates alone; nothing is ordered between them. */
 	s->qs_reported = READ_ONCE(rdp->qs_reported);
 	s->context_switches = READ_ONCE(rdp->context_switches);
 	s->cbs_queued = READ_ONCE(rdp->cbs_queued);
@@ -47,5 +59,8 @@ void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)
 
 unsigned long rcu_gp_seq_now(void)
 {
+	/* A snapshot for reports and the torture test, unordered: code
+	 * that acts on a grace period's end uses
+	 * poll_state_synchronize_rcu(), which reads it with acquire. */
 	return READ_ONCE(rcu_state.gp_seq);
 }

@@ -54,15 +54,15 @@
  * pairs a full barrier at idle exit with one between the grace period's
  * start and the sampling of eqs_seq (see rcu_idle_exit()).
  */
-#include "internal.h"
 #include "inject.h"
+#include "internal.h"
 #include "kernel/cmdline.h"
+#include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/init.h"
-#include "lib/format.h"
 #include "lib/atomic.h"
+#include "lib/format.h"
 
 struct rcu_state rcu_state;
 struct rcu_data rcu_data[MAX_CPUS];
@@ -119,6 +119,13 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
 static void note_quiescent_state(unsigned int cpu)
 {
 	struct rcu_data *rdp = &rcu_data[cpu];
+	/* Lock-free hints, written by the GP thread (node_start(),
+	 * gp_start(), gp_end()): report_up() checks the node's gp_seq and
+	 * our bit again under the node's lock, whose acquire also orders
+	 * this CPU's later readers after node_start(). So a stale value
+	 * only puts the report off to the next quiescent state or the
+	 * FQS scan. The global gp_seq screens out a leaf value left over
+	 * from a grace period that has ended. */
 	unsigned long gp = READ_ONCE(rcu_leaf_of(cpu)->gp_seq);
 
 	if (!(gp & 1) || rdp->gp_seq_seen == gp ||
@@ -135,20 +142,28 @@ void rcu_note_context_switch(void)
 
 	rcu_data[cpu].context_switches++;
 	note_quiescent_state(cpu);
+	/* A hint, set by synchronize_rcu_expedited(): the report claims
+	 * the flag with xchg, so a stale false only leaves the report to
+	 * the IPI, which the requester sends after setting the flag. */
 	if (READ_ONCE(rcu_data[cpu].exp_pending))
 		rcu_exp_report_here();
 }
 
-/* Entering idle: quiescent now and until rcu_idle_exit(). The locked
- * increment orders every earlier access of this CPU before the GP
- * thread can see it idle. */
+/* Entering idle: quiescent now and until rcu_idle_exit(). */
 void rcu_idle_enter(void)
 {
 	unsigned int cpu = this_cpu_id();
 
 	note_quiescent_state(cpu);
+	/* A hint, as in rcu_note_context_switch(): a flag missed here is
+	 * cleared by the requester, which reads eqs_seq after setting it,
+	 * or answered by its IPI, which ends the halt. */
 	if (READ_ONCE(rcu_data[cpu].exp_pending))
 		rcu_exp_report_here();
+	/* Full barrier (locked increment): every earlier access of this
+	 * CPU comes before anyone can see it idle; pairs with the reads of
+	 * eqs_seq in leaf_wait_mask(), force_one() and
+	 * synchronize_rcu_expedited(). */
 	atomic_fetch_add(&rcu_data[cpu].eqs_seq, 1);
 }
 
@@ -156,12 +171,15 @@ void rcu_idle_enter(void)
  * counter and the first reader that follows: if the GP thread, after its
  * own full barrier in gp_start(), still saw us idle, our readers see
  * every update made before that grace period began (store buffering
- * with fences on both sides). */
+ * with fences on both sides). The same holds against the locked add
+ * before synchronize_rcu_expedited() reads the counters. */
 void rcu_idle_exit(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
 	if (rcu_bug(RCU_BUG_IDLE_BARRIER)) {
+		/* The injected bug: a plain store, no barrier, so a reader
+		 * may run before the GP thread can see us awake. */
 		WRITE_ONCE(rdp->eqs_seq, rdp->eqs_seq + 1);
 		return;
 	}
@@ -174,7 +192,13 @@ void rcu_irq_enter(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
+	/* Our own counter: only this CPU writes it, so the read is
+	 * current. irq_eqs_exit is this CPU's alone. */
 	if (READ_ONCE(rdp->eqs_seq) & 1) {
+		/* Full barrier, as in rcu_idle_exit(): the handler's readers
+		 * see every update made before a grace period that saw this
+		 * CPU idle; pairs with gp_start()'s smp_mb() and the locked
+		 * add in synchronize_rcu_expedited(). */
 		atomic_fetch_add(&rdp->eqs_seq, 1);
 		rdp->irq_eqs_exit = 1;
 	}
@@ -191,6 +215,9 @@ void rcu_irq_exit(void)
 	if (rdp->irq_eqs_exit) {
 		rdp->irq_eqs_exit = 0;
 		note_quiescent_state(cpu);
+		/* Full barrier, as in rcu_idle_enter(): the handler's
+		 * accesses come before the counter reads odd again in
+		 * leaf_wait_mask(), force_one() or the expedited requester. */
 		atomic_fetch_add(&rdp->eqs_seq, 1);
 	}
 }
@@ -199,11 +226,18 @@ void rcu_tick(void)
 {
 	unsigned int cpu = this_cpu_id();
 
-	if (!READ_ONCE(rcu_ready))
+	/* Acquire: the APs tick before rcu_init() runs; seeing rcu_ready,
+	 * this CPU also sees the callback lists, wait queues and kthreads
+	 * set up before it. Pairs with the release in rcu_start_kthreads(). */
+	if (!smp_load_acquire(&rcu_ready))
 		return;
 	rcu_callbacks_tick();
 	rcu_exp_tick();
-	/* cpu0 keeps time for the GP thread's scans. */
+	/* cpu0 keeps time for the GP thread's scans. gp_seq and
+	 * gp_start_jiffies are hints from gp_start() and gp_thread_fn(): a
+	 * stale value only moves a scan by a tick. fqs_due reaches the GP
+	 * thread through gp_wait's lock, taken by wake_up_all() after the
+	 * store and by the waiter's prepare_to_wait() before its test. */
 	if (cpu == 0 && (READ_ONCE(rcu_state.gp_seq) & 1) &&
 	    (unsigned int)jiffies - READ_ONCE(rcu_state.gp_start_jiffies) >=
 	    RCU_NUDGE_TICKS) {
@@ -217,10 +251,15 @@ void rcu_request_gp(unsigned long snap)
 	unsigned long flags;
 	bool wake = false;
 
+	/* Double-checked, lock-free: gp_seq_needed only grows, and whoever
+	 * stored a value covering snap wakes the GP thread after it, so a
+	 * hit is safe; a stale miss takes the lock and checks again. */
 	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
 		return;
 	flags = spin_lock_irqsave(&rcu_state.request_lock);
 	if (!rcu_seq_done(rcu_state.gp_seq_needed, snap)) {
+		/* Read lock-free above and in gp_needed(); the GP thread
+		 * sees it through gp_wait's lock in wake_up_all() below. */
 		WRITE_ONCE(rcu_state.gp_seq_needed, snap);
 		wake = true;
 	}
@@ -229,6 +268,8 @@ void rcu_request_gp(unsigned long snap)
 		wake_up_all(&rcu_state.gp_wait);
 }
 
+/* The GP thread's wait condition: gp_seq is its own; gp_seq_needed is
+ * ordered by gp_wait's lock (see rcu_request_gp()). */
 static bool gp_needed(void)
 {
 	return !rcu_seq_done(READ_ONCE(rcu_state.gp_seq),
@@ -244,8 +285,16 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 
 	for (i = 0; i < RCU_LEAF_FANOUT; i++) {
 		cpu = leaf->first_cpu + i;
+		/* online is set once, as the CPU boots, and never cleared. */
 		if (cpu >= nr_cpus || !READ_ONCE(cpu_area(cpu)->online))
 			continue;
+		/* After gp_start()'s smp_mb(). Odd: the locked increment in
+		 * rcu_idle_enter() or rcu_irq_exit() put the CPU's readers
+		 * before this load, which node_start()'s locked ticket add
+		 * keeps before the grace period's end (as x86-TSO would
+		 * anyway); the barrier in rcu_idle_exit() or rcu_irq_enter()
+		 * makes its next readers see the updates made before this
+		 * grace period. eqs_snapshot is this thread's alone. */
 		rcu_data[cpu].eqs_snapshot = READ_ONCE(rcu_data[cpu].eqs_seq);
 		if (!(rcu_data[cpu].eqs_snapshot & 1))
 			mask |= 1ull << i;
@@ -263,6 +312,8 @@ static void node_start(struct rcu_node *node, unsigned long gp, u64 mask)
 {
 	raw_spin_lock(&node->lock);
 	node->qsmask = mask;
+	/* ONCE for note_quiescent_state()'s lock-free peek; report_up()
+	 * reads both fields under the lock. */
 	WRITE_ONCE(node->gp_seq, gp);
 	raw_spin_unlock(&node->lock);
 }
@@ -281,15 +332,21 @@ static void gp_start(void)
 	u64 root_mask = 0;
 	unsigned int i;
 
+	/* gp_start_ns and next_stall_ns are this thread's alone;
+	 * gp_start_jiffies and fqs_due are hints for rcu_tick(). A stale
+	 * fqs_due left by the last grace period is cleared here. */
 	rcu_state.gp_start_ns = clock_ns();
 	WRITE_ONCE(rcu_state.gp_start_jiffies, (unsigned int)jiffies);
 	rcu_state.next_stall_ns = rcu_state.gp_start_ns +
 				  rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	WRITE_ONCE(rcu_state.fqs_due, false);
+	/* Read lock-free everywhere; ordered by the smp_mb() below. */
 	WRITE_ONCE(rcu_state.gp_seq, gp);
 	/* Full barrier: the new gp_seq (and every update the callers made
 	 * before asking for this grace period) is visible before we sample
-	 * the idle counters; pairs with the barrier in rcu_idle_exit(). */
+	 * the idle counters; pairs with the barriers in rcu_idle_exit() and
+	 * rcu_irq_enter(), and with the smp_mb() of call_rcu() and
+	 * get_state_synchronize_rcu() before they sample gp_seq. */
 	smp_mb();
 	if (rcu_state.nr_leaves == 1) {
 		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root));
@@ -308,6 +365,10 @@ static void gp_start(void)
 	arch_irq_restore(flags);
 }
 
+/* Lock-free test in the GP thread's wait: report_up() clears the last
+ * bit under the root lock, then wakes gp_wait, whose lock orders that
+ * store before this re-test. gp_end() then takes the root lock, which
+ * orders every report before the end. */
 static bool gp_complete(void)
 {
 	return READ_ONCE(rcu_state.root.qsmask) == 0;
@@ -323,7 +384,7 @@ static void gp_end(void)
 	 * pairs with the acquire loads of gp_seq in synchronize_rcu(),
 	 * poll_state_synchronize_rcu() and the callbacks' advance. */
 	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
-	rcu_state.gps_completed++;
+	rcu_state.gps_completed++;	/* statistics, read lock-free */
 	spin_unlock_irqrestore(&root->lock, flags);
 	rcu_record_latency(took);
 	wake_up_all(&rcu_state.gp_done);
@@ -336,6 +397,9 @@ static void gp_thread_fn(void *unused)
 		wait_event(&rcu_state.gp_wait, gp_needed());
 		gp_start();
 		for (;;) {
+			/* fqs_due: set by rcu_tick(), ordered by gp_wait's
+			 * lock. It and gp_start_jiffies are hints: a request
+			 * lost to the clear below is made again next tick. */
 			wait_event(&rcu_state.gp_wait, gp_complete() ||
 				   READ_ONCE(rcu_state.fqs_due));
 			if (gp_complete())
@@ -350,21 +414,57 @@ static void gp_thread_fn(void *unused)
 	}
 }
 
+/**
+ * get_state_synchronize_rcu - a cookie for polling for a grace period
+ *
+ * Context: any, interrupt handlers and read-side sections included;
+ * never sleeps. It does not ask for a grace period: pass the cookie to
+ * cond_synchronize_rcu(), or rely on other activity (call_rcu()) to
+ * start one, or poll_state_synchronize_rcu() may stay false.
+ * A full barrier comes first, so the caller's earlier accesses are
+ * ordered before the sample of the grace-period counter.
+ * Return: the cookie for poll_state_synchronize_rcu() and
+ * cond_synchronize_rcu().
+ */
 unsigned long get_state_synchronize_rcu(void)
 {
 	/* Full barrier: the caller's earlier updates come before the
 	 * sample of gp_seq, so a grace period that has already started
-	 * (and might miss those updates' readers) is not counted. */
+	 * (and might miss those updates' readers) is not counted. Pairs
+	 * with the smp_mb() in gp_start() after it stores gp_seq. */
 	smp_mb();
 	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
 }
 
+/**
+ * poll_state_synchronize_rcu - has a full grace period elapsed?
+ * @cookie: from get_state_synchronize_rcu()
+ *
+ * Context: any, interrupt handlers and read-side sections included;
+ * never sleeps and never asks for a grace period.
+ * The counter is read with acquire: once this returns true, every
+ * reader that began before get_state_synchronize_rcu() has ended, and
+ * its accesses happen before the caller's later ones.
+ * Return: true if a full grace period has ended since the cookie was
+ * taken.
+ */
 bool poll_state_synchronize_rcu(unsigned long cookie)
 {
 	/* Acquire pairs with gp_end()'s release store. */
 	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), cookie);
 }
 
+/**
+ * synchronize_rcu - wait for a full grace period
+ *
+ * Context: thread context with preemption and interrupts enabled, after
+ * rcu_start_kthreads(); sleeps, so never inside rcu_read_lock(), with a
+ * spinlock held or in an interrupt handler (the debug build panics:
+ * "scheduling while atomic"). Normally returns within a tick or two.
+ * On return every reader that began before the call has ended, and its
+ * accesses happen before the caller's later ones; a reader still running
+ * at the return sees every update the caller made before the call.
+ */
 void synchronize_rcu(void)
 {
 	unsigned long cookie = get_state_synchronize_rcu();
@@ -373,6 +473,17 @@ void synchronize_rcu(void)
 	wait_event(&rcu_state.gp_done, poll_state_synchronize_rcu(cookie));
 }
 
+/**
+ * cond_synchronize_rcu - wait for a grace period unless one has elapsed
+ * @cookie: from get_state_synchronize_rcu()
+ *
+ * Context: as synchronize_rcu() (it may sleep), after
+ * rcu_start_kthreads(). Returns at once if the grace period the cookie
+ * names is already over; otherwise asks for it and sleeps.
+ * On return, as poll_state_synchronize_rcu() returning true: every
+ * reader that began before the cookie was taken has ended, and its
+ * accesses happen before the caller's later ones.
+ */
 void cond_synchronize_rcu(unsigned long cookie)
 {
 	if (!poll_state_synchronize_rcu(cookie)) {
@@ -382,6 +493,14 @@ void cond_synchronize_rcu(unsigned long cookie)
 	}
 }
 
+/**
+ * rcu_init - set up the combining tree and the per-CPU RCU state
+ *
+ * Context: boot, once, on the boot CPU, after the APs are up (the tree's
+ * size follows nr_cpus) and before any call_rcu() or synchronize_*().
+ * Does not sleep. The APs may already be ticking; rcu_tick() ignores
+ * RCU until rcu_start_kthreads() publishes what this sets up.
+ */
 __init void rcu_init(void)
 {
 	unsigned int i, cpu;
@@ -409,13 +528,24 @@ __init void rcu_init(void)
 		rcu_stall_timeout_ms);
 }
 
+/**
+ * rcu_start_kthreads - start the "rcu_gp" and per-CPU "rcuc" threads
+ *
+ * Context: boot, once, in thread context after rcu_init(); allocates, and
+ * panics if there is no memory. Until it runs, callbacks are queued but
+ * not invoked, and synchronize_rcu() would wait for ever.
+ * A release store of rcu_ready publishes rcu_init()'s set-up and the
+ * threads to every CPU's tick (the acquire in rcu_tick()).
+ */
 __init void rcu_start_kthreads(void)
 {
 	rcu_state.gp_thread = thread_create(gp_thread_fn, NULL, "rcu_gp");
 	if (!rcu_state.gp_thread)
 		panic("rcu: no memory for the grace-period thread");
 	rcu_cb_threads_start();
-	WRITE_ONCE(rcu_ready, true);
+	/* Release: rcu_init()'s set-up and the kthreads are visible to a
+	 * tick that sees rcu_ready; pairs with the acquire in rcu_tick(). */
+	smp_store_release(&rcu_ready, true);
 }
 
 void rcu_read_unlock_underflow(void)
