@@ -26,8 +26,7 @@ static void for_each_holdout(unsigned long gp,
 	unsigned int i, bit;
 
 	for (i = 0; i < rcu_state.nr_leaves; i++) {
-		struct rcu_node *leaf = rcu_state.nr_leaves == 1 ?
-			&rcu_state.root : &rcu_state.leaves[i];
+		struct rcu_node *leaf = rcu_leaf(i);
 		u64 mask = leaf_holdouts(leaf, gp);
 
 		for (bit = 0; mask; bit++, mask >>= 1)

@@ -9,16 +9,19 @@
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"
 
-#define RCU_LEAF_FANOUT		16
-#define RCU_MAX_LEAVES		DIV_ROUND_UP(MAX_CPUS, RCU_LEAF_FANOUT)
+#define RCU_FANOUT_LEAF_DEFAULT	16	/* CPUs a leaf, as Linux's */
+#define RCU_FANOUT_LEAF_MIN	2
+#define RCU_FANOUT_LEAF_MAX	64	/* bits in a leaf's qsmask */
+/* The root's qsmask has a bit per leaf. */
+#define RCU_MAX_LEAVES		64
 #define RCU_LATENCY_SAMPLES	1024
 #define RCU_NUDGE_TICKS		1	/* ticks before a holdout is nudged */
 
 /*
  * A node of the combining tree. A leaf's qsmask has a bit per CPU of the
  * leaf that still owes the current grace period a quiescent state; the
- * root's has a bit per leaf still owing. With 16 CPUs or fewer the one
- * leaf is the root.
+ * root's has a bit per leaf still owing. With rcu.fanout_leaf CPUs or
+ * fewer (16 by default) the one leaf is the root.
  */
 struct rcu_node {
 	spinlock_t lock;
@@ -32,6 +35,10 @@ struct rcu_node {
 
 /* Per-CPU RCU state: written by its CPU, read by the grace-period thread. */
 struct rcu_data {
+	/* Where this CPU reports: set by rcu_init(), before any grace
+	 * period, and never changed. */
+	struct rcu_node *leaf;
+	u64 leaf_bit;			/* this CPU's bit in leaf->qsmask */
 	unsigned long gp_seq_seen;	/* last grace period this CPU noticed */
 	/* Extended quiescent state counter: odd while idle. Changed only
 	 * by its CPU, with full barriers; sampled lock-free by the GP
@@ -82,15 +89,16 @@ struct rcu_state {
 extern struct rcu_state rcu_state;
 extern struct rcu_data rcu_data[MAX_CPUS];
 extern unsigned int rcu_stall_timeout_ms;
+extern unsigned int rcu_fanout_leaf;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
 
-/* nr_leaves is set once, by rcu_init(), before any grace period: a CPU
- * that reads it early finds no grace period running in either node. */
-static inline struct rcu_node *rcu_leaf_of(unsigned int cpu)
+/* The nodes whose masks have a bit per CPU: the root alone when one
+ * leaf holds every CPU. */
+static inline struct rcu_node *rcu_leaf(unsigned int i)
 {
 	return rcu_state.nr_leaves == 1 ? &rcu_state.root
-					 : &rcu_state.leaves[cpu / RCU_LEAF_FANOUT];
+					 : &rcu_state.leaves[i];
 }
 
 void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);

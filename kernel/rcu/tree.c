@@ -65,12 +65,37 @@
 #include "lib/format.h"
 
 struct rcu_state rcu_state;
-struct rcu_data rcu_data[MAX_CPUS];
+/* Until rcu_init() builds the tree every CPU points at the root, whose
+ * gp_seq stays 0 (no grace period) until then: the APs schedule before
+ * RCU is set up. */
+struct rcu_data rcu_data[MAX_CPUS] = {
+	[0 ... MAX_CPUS - 1] = { .leaf = &rcu_state.root, .leaf_bit = 1 },
+};
 static bool rcu_ready;
 
 unsigned int rcu_stall_timeout_ms = 5000;
 CMDLINE_UINT("rcu.stall_timeout_ms", rcu_stall_timeout_ms, 10, 600000,
 	     "warn when a grace period is older than this");
+
+unsigned int rcu_fanout_leaf = RCU_FANOUT_LEAF_DEFAULT;
+CMDLINE_UINT("rcu.fanout_leaf", rcu_fanout_leaf, RCU_FANOUT_LEAF_MIN,
+	     RCU_FANOUT_LEAF_MAX,
+	     "CPUs per leaf of the combining tree (Linux's "
+	     "rcutree.rcu_fanout_leaf)");
+
+/* The leaf size asked for, unless the root (a bit per leaf) could not
+ * hold that many leaves: then the smallest that fits, said once. */
+static __init unsigned int fanout_leaf_for(unsigned int cpus)
+{
+	unsigned int least = DIV_ROUND_UP(cpus, RCU_MAX_LEAVES);
+
+	if (rcu_fanout_leaf >= least)
+		return rcu_fanout_leaf;
+	pr_err("rcu: rcu.fanout_leaf=%u would need more than %u leaves for "
+	       "%u CPUs; expected at least %u, using %u\n", rcu_fanout_leaf,
+	       RCU_MAX_LEAVES, cpus, least, least);
+	return least;
+}
 
 /* Clear `bit` in `node` for grace period gp_seq, climbing to the root
  * when the node empties. Interrupts off. */
@@ -105,10 +130,9 @@ static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
  * GP thread on behalf of an idle one). */
 void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
 {
-	struct rcu_node *leaf = rcu_leaf_of(cpu);
 	unsigned long flags = arch_irq_save();
 
-	report_up(leaf, 1ull << (cpu - leaf->first_cpu), gp_seq);
+	report_up(rcu_data[cpu].leaf, rcu_data[cpu].leaf_bit, gp_seq);
 	arch_irq_restore(flags);
 }
 
@@ -126,7 +150,7 @@ static void note_quiescent_state(unsigned int cpu)
 	 * only puts the report off to the next quiescent state or the
 	 * FQS scan. The global gp_seq screens out a leaf value left over
 	 * from a grace period that has ended. */
-	unsigned long gp = READ_ONCE(rcu_leaf_of(cpu)->gp_seq);
+	unsigned long gp = READ_ONCE(READ_ONCE(rdp->leaf)->gp_seq);
 
 	if (!(gp & 1) || rdp->gp_seq_seen == gp ||
 	    gp != READ_ONCE(rcu_state.gp_seq))
@@ -283,7 +307,7 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 	unsigned int i, cpu;
 	u64 mask = 0;
 
-	for (i = 0; i < RCU_LEAF_FANOUT; i++) {
+	for (i = 0; i < rcu_fanout_leaf; i++) {
 		cpu = leaf->first_cpu + i;
 		/* online is set once, as the CPU boots, and never cleared. */
 		if (cpu >= nr_cpus || !READ_ONCE(cpu_area(cpu)->online))
@@ -511,12 +535,22 @@ __init void rcu_init(void)
 	wait_queue_init(&rcu_state.gp_wait);
 	wait_queue_init(&rcu_state.gp_done);
 	spin_lock_init(&rcu_state.root.lock);
-	rcu_state.nr_leaves = nr_cpus <= RCU_LEAF_FANOUT ? 1 :
-			      DIV_ROUND_UP(nr_cpus, RCU_LEAF_FANOUT);
+	rcu_fanout_leaf = fanout_leaf_for(nr_cpus);
+	rcu_state.nr_leaves = DIV_ROUND_UP(nr_cpus, rcu_fanout_leaf);
 	for (i = 0; i < rcu_state.nr_leaves; i++) {
 		spin_lock_init(&rcu_state.leaves[i].lock);
-		rcu_state.leaves[i].first_cpu = i * RCU_LEAF_FANOUT;
+		rcu_state.leaves[i].first_cpu = i * rcu_fanout_leaf;
 		rcu_state.leaves[i].index = i;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct rcu_node *leaf = rcu_leaf(cpu / rcu_fanout_leaf);
+
+		/* Read by its CPU in note_quiescent_state(), which finds
+		 * no grace period running in either node until
+		 * rcu_start_kthreads(). */
+		WRITE_ONCE(rcu_data[cpu].leaf_bit,
+			   1ull << (cpu - leaf->first_cpu));
+		WRITE_ONCE(rcu_data[cpu].leaf, leaf);
 	}
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		rcu_cblist_init(&rcu_data[cpu].cbs);
@@ -524,7 +558,7 @@ __init void rcu_init(void)
 	}
 	pr_info("rcu: %u CPUs in %u leaf node%s of up to %u, stall warnings "
 		"after %u ms\n", nr_cpus, rcu_state.nr_leaves,
-		rcu_state.nr_leaves == 1 ? "" : "s", RCU_LEAF_FANOUT,
+		rcu_state.nr_leaves == 1 ? "" : "s", rcu_fanout_leaf,
 		rcu_stall_timeout_ms);
 }
 
