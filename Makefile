@@ -6,6 +6,8 @@
 #                   matrix, crash tests, a benchmark smoke run
 #   make model      spin checks the grace-period model (tests/model/)
 #   make perf-test  the dcache scaling judge on the non-debug kernel
+#   make mutants    the mutation suite: which planted bugs do the tests
+#                   catch? (tests/mutants/; MUTANTS=name,... for some)
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
 #   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
 #                   a table, and build/bench/scaling.svg
@@ -78,7 +80,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke model perf-test FORCE
+	bench-smoke model perf-test mutants FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -197,6 +199,11 @@ perf-test: deps
 		--log $(BUILD)/perf-test.log --cmdline 'ktest=dcache'
 
 test: deps host-test check model all boot-test bench-smoke perf-test
+
+# Each patch of tests/mutants/ is a small RCU bug; the boots it names must
+# catch it. A table and the score at the end (build/mutants/table.md).
+mutants: deps
+	$(Q)tests/mutants/run $(subst $(,), ,$(MUTANTS))
 
 torture: deps $(KERNEL)
 	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \
