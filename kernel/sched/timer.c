@@ -78,22 +78,41 @@ void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg)
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
-/* From the tick, interrupts off. */
+void timer_rearm(struct timer *t, u64 expires_ns)
+{
+	t->expires_ns = expires_ns;
+	t->rearm = true;
+}
+
+/* From the tick, interrupts off. A callback that rearms goes back on the
+ * list once it returns; one whose new expiry has already passed runs
+ * again at the next tick, not in this loop. */
 void timer_run_expired(void)
 {
 	struct timer_base *b = &bases[this_cpu_id()];
 	u64 now = clock_ns();
 
+	LIST_HEAD(again);
+	struct timer *t;
+
 	raw_spin_lock(&b->lock);
 	while (!list_empty(&b->pending)) {
-		struct timer *t = list_first_entry(&b->pending, struct timer,
-						   link);
-
+		t = list_first_entry(&b->pending, struct timer, link);
 		if (t->expires_ns > now)
 			break;
 		list_del(&t->link);
 		t->pending = false;
+		t->rearm = false;
 		t->fn(t->arg);
+		if (t->rearm) {
+			t->pending = true;
+			list_add_tail(&t->link, &again);
+		}
+	}
+	while (!list_empty(&again)) {
+		t = list_first_entry(&again, struct timer, link);
+		list_del(&t->link);
+		insert_sorted(b, t);
 	}
 	raw_spin_unlock(&b->lock);
 }

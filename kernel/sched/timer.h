@@ -17,6 +17,7 @@ struct timer {
 	struct list_head link;
 	unsigned int cpu;
 	bool pending;
+	bool rearm;			/* timer_rearm() from its callback */
 };
 
 void timer_init_cpus(void);
@@ -25,6 +26,9 @@ void timer_run_expired(void);
 /* Take t off its list unless it fired already; true if it was pending.
  * After it returns, t's function is not running and will not run. */
 bool timer_cancel(struct timer *t);
+/* From t's own callback only (the timer lock is held there): run it again
+ * at expires_ns, on the same CPU. A periodic timer is one that rearms. */
+void timer_rearm(struct timer *t, u64 expires_ns);
 /* Run fn(arg) under the timer lock of the CPU that owns t. */
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg);
 
