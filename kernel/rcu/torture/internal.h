@@ -2,6 +2,7 @@
 #ifndef KERNEL_TORTURE_INTERNAL_H
 #define KERNEL_TORTURE_INTERNAL_H
 
+#include "oracle.h"
 #include "rcutorture.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
@@ -15,11 +16,20 @@
 enum torture_gp { TGP_SYNC, TGP_EXP, TGP_POLL, TGP_ASYNC, TGP_BARRIER,
 		  TGP_COUNT };
 
+/* The pauses of the run (torture_monitor() alternates them). */
+enum torture_stutter {
+	STUTTER_NONE,
+	STUTTER_HOGS,	/* readers pause: CPU hogs alone, RCU must nudge */
+	STUTTER_IDLE,	/* all but the writer and the interrupt readers
+			 * pause: CPUs go in and out of idle */
+};
+
 struct torture_elem {
 	struct rcu_head rcu;
 	struct list_head link;		/* pool or writer pipe */
 	unsigned int pipe_count;	/* grace periods since retired */
 	unsigned int mbtest;		/* 1 while valid, 0 once freed */
+	unsigned long stamp;		/* oracle stamp of its call_rcu() */
 };
 
 struct torture_state {
@@ -31,7 +41,7 @@ struct torture_state {
 	spinlock_t pool_lock;
 	struct list_head writer_pipe;	/* writer thread only */
 	bool stop;
-	bool stutter;			/* readers pause, hogs run alone */
+	enum torture_stutter stutter;
 	unsigned long version;		/* writer's replacements */
 	unsigned long pool_empty;
 	unsigned long frees;
@@ -42,6 +52,7 @@ struct torture_state {
 	unsigned long poll_early;	/* cookie complete inside a reader */
 	unsigned long writer_stalls;
 	unsigned long sections;
+	unsigned long irq_sections;	/* of those, in interrupt handlers */
 	struct thread *threads[TORTURE_MAX_THREADS];
 	unsigned int nr_threads;
 };
@@ -49,12 +60,22 @@ struct torture_state {
 extern struct torture_state torture;
 
 enum torture_gp torture_pick_gp(struct prng *rng);
+/* Wait for a grace period of flavour gp (not async), and check it with
+ * the oracle: the writer and the fake writers share it. */
+void torture_wait_gp(enum torture_gp gp, struct prng *rng);
+/* One read-side section, in a thread or an interrupt handler. */
+void torture_read_section(struct prng *rng, bool in_interrupt);
 int torture_setup(const struct torture_config *cfg);
-void torture_start_threads(thread_fn writer, thread_fn fakewriter);
+void torture_start_threads(thread_fn writer);
+void torture_fakewriter(void *arg);
 bool torture_monitor(const bool *stop);
 void torture_stop_threads(void);
 unsigned long torture_errors(void);
 void torture_print_stats(const char *tail);
 void torture_teardown(void);
+/* Read-side sections in timer callbacks on every CPU, and in IPI
+ * handlers sent to every CPU (irq_readers.c). */
+void torture_irq_readers_start(void);
+void torture_irq_readers_stop(void);
 
 #endif

@@ -1,26 +1,41 @@
 /*
  * rcutorture, after Linux's kernel/rcu/rcutorture.c.
  *
- * A writer keeps replacing the global pointer rcu_torture_current with a
+ * A writer keeps replacing the global pointer torture.current with a
  * fresh element from a pool and retires the old one, through a
  * grace-period flavour picked at random among those enabled: sync
  * (synchronize_kernel), exp (synchronize_rcu_expedited), poll (a cookie,
  * then cond_synchronize_rcu) and barrier (rcu_barrier) wait in the writer;
  * async retires with call_rcu(). Each retired element counts the grace
- * periods that have ended since (its pipe count); after TORTURE_PIPE_LEN
- * it is poisoned and goes back to the pool.
+ * periods that have ended since (its pipe count, 0 when retired); after
+ * TORTURE_PIPE_LEN it is poisoned and goes back to the pool.
  *
- * Readers on every CPU take read-side sections of random length, nested
- * or not, sometimes with interrupts off, and at the end of each section
- * record the pipe count of the element they hold and the grace periods
- * that ended during the section (batch). A pipe count or batch above 1,
- * a poisoned element, or a polled cookie taken at the start that reads as
- * complete before the end, each means a grace period ended under a
- * reader: the test fails. Fake writers wait for grace periods at random;
- * CPU hogs keep CPUs busy, and every few seconds the readers pause
- * (stutter) so that the hogs run alone and grace periods depend on RCU's
- * nudges. Status lines follow Linux's shape; a writer whose version does
- * not advance between two of them is a stall, and fails the run.
+ * Readers take read-side sections of random length, nested or not,
+ * sometimes with interrupts off, in threads on every CPU and in interrupt
+ * handlers (timer callbacks and IPIs, idle CPUs included). At the end of
+ * each section a reader records the pipe count of the element it holds
+ * and the grace periods that ended during the section (batch). A reader
+ * got its element while it was current, so no grace period begun after
+ * the element's retirement may end under it: a pipe count of 1 or more
+ * fails the test (Linux's writer bumps the count once at retirement, so
+ * there 2 is the first failing count). A batch of 2 or more means a whole
+ * grace period ran inside the section, a poisoned element that one was
+ * freed under it, and a polled cookie taken inside the section that reads
+ * as complete before its end that the polled API lied: each fails too.
+ *
+ * The exact oracle (oracle.c) checks more: every callback, every return
+ * of a synchronous wait and every polled cookie that reads as complete,
+ * of the writer and of the fake writers, against every read-side section
+ * then running on any CPU.
+ *
+ * Fake writers wait for grace periods of every flavour at once on several
+ * CPUs; CPU hogs keep CPUs busy. Every few seconds the run pauses: either
+ * the readers stop so that the hogs run alone and grace periods depend on
+ * RCU's nudges, or everything but the writer and the interrupt readers
+ * stops so that CPUs go idle and come back while the writer asks for
+ * normal and expedited grace periods. Status lines follow Linux's shape;
+ * a writer whose version does not advance between two of them is a
+ * stall, and fails the run.
  */
 #include "rcutorture.h"
 #include "internal.h"
@@ -36,7 +51,7 @@
 #include "lib/string.h"
 
 struct torture_config torture_cmdline = {
-	.secs = 20, .fakewriters = 2, .stat_interval = 5, .seed = 1,
+	.secs = 20, .fakewriters = 4, .stat_interval = 5, .seed = 1,
 	.gp = "sync,exp,poll,async,barrier", .forward_progress = true,
 };
 CMDLINE_UINT("torture.secs", torture_cmdline.secs, 1, 86400,
@@ -99,12 +114,17 @@ static bool pipe_advance(struct torture_elem *e)
 	return true;
 }
 
+/* The callback of an element retired with call_rcu(): one grace period
+ * more, checked by the oracle; on to the next, or back to the pool. */
 static void async_retire(void *arg)
 {
 	struct torture_elem *e = arg;
 
-	if (!pipe_advance(e))
+	oracle_check(e->stamp, "the writer's call_rcu()");
+	if (!pipe_advance(e)) {
+		e->stamp = oracle_stamp();
 		call_rcu(&e->rcu, async_retire, e);
+	}
 }
 
 /* For the synchronous flavours: every element the writer holds in its
@@ -120,33 +140,70 @@ static void sync_pipe_advance(void)
 	}
 }
 
-static void writer_retire(struct torture_elem *old, enum torture_gp gp)
+/* A polled wait: a cookie, then either cond_synchronize_rcu() or polling
+ * until poll_state_synchronize_rcu() says the grace period is over. */
+static void poll_wait(struct prng *rng)
 {
-	unsigned long cookie;
+	unsigned long cookie = get_state_synchronize_rcu();
 
-	if (gp == TGP_ASYNC) {
-		call_rcu(&old->rcu, async_retire, old);
+	if (prng_below(rng, 2)) {
+		sleep_ms(prng_below(rng, 2));
+		cond_synchronize_rcu(cookie);
 		return;
 	}
-	list_add_tail(&old->link, &torture.writer_pipe);
+	while (!poll_state_synchronize_rcu(cookie))
+		sleep_ms(1);
+}
+
+void torture_wait_gp(enum torture_gp gp, struct prng *rng)
+{
+	static const char *const what[TGP_COUNT] = {
+		[TGP_SYNC] = "synchronize_rcu()",
+		[TGP_EXP] = "synchronize_rcu_expedited()",
+		[TGP_POLL] = "a polled cookie",
+		[TGP_BARRIER] = "rcu_barrier()",
+	};
+	unsigned long stamp = oracle_stamp();
+
 	switch (gp) {
-	case TGP_SYNC:
-		synchronize_kernel();
-		break;
 	case TGP_EXP:
 		synchronize_rcu_expedited();
 		break;
 	case TGP_POLL:
-		cookie = get_state_synchronize_rcu();
-		sleep_ms(1);
-		cond_synchronize_rcu(cookie);
+		poll_wait(rng);
+		break;
+	case TGP_BARRIER:
+		/* Our rcu_barrier() queues a callback on every CPU and
+		 * waits for them all: a full grace period since the call. */
+		rcu_barrier();
 		break;
 	default:
-		rcu_barrier();
 		synchronize_kernel();
 		break;
 	}
+	oracle_check(stamp, what[gp]);
+}
+
+static void writer_retire(struct torture_elem *old, enum torture_gp gp,
+			  struct prng *rng)
+{
+	if (gp == TGP_ASYNC) {
+		old->stamp = oracle_stamp();
+		call_rcu(&old->rcu, async_retire, old);
+		return;
+	}
+	list_add_tail(&old->link, &torture.writer_pipe);
+	torture_wait_gp(gp, rng);
 	sync_pipe_advance();
+}
+
+/* During an idle pause the writer asks only for normal and expedited
+ * grace periods, as Linux's stutter does, while the CPUs idle. */
+static enum torture_gp writer_pick_gp(struct prng *rng)
+{
+	if (READ_ONCE(torture.stutter) == STUTTER_IDLE)
+		return prng_below(rng, 2) ? TGP_SYNC : TGP_EXP;
+	return torture_pick_gp(rng);
 }
 
 static void writer_fn(void *unused)
@@ -161,7 +218,7 @@ static void writer_fn(void *unused)
 		if (!new) {
 			/* Pool empty: everything is in some pipe. Push the
 			 * synchronous pipe along and try again. */
-			synchronize_kernel();
+			torture_wait_gp(TGP_SYNC, &rng);
 			sync_pipe_advance();
 			torture.pool_empty++;
 			continue;
@@ -173,7 +230,7 @@ static void writer_fn(void *unused)
 		WRITE_ONCE(torture.version, torture.version + 1);
 		atomic_add_relaxed(&torture.free_circulation[0], 1);
 		if (old)
-			writer_retire(old, torture_pick_gp(&rng));
+			writer_retire(old, writer_pick_gp(&rng), &rng);
 		if (prng_below(&rng, 4) == 0)
 			sleep_ms(prng_below(&rng, 3));
 	}
@@ -182,33 +239,6 @@ static void writer_fn(void *unused)
 	while (!list_empty(&torture.writer_pipe))
 		sync_pipe_advance();
 	rcu_barrier();
-}
-
-static void fakewriter_fn(void *arg)
-{
-	struct prng rng;
-	unsigned long cookie;
-
-	prng_seed(&rng, torture.cfg.seed + (uptr)arg * 7919);
-	while (!READ_ONCE(torture.stop)) {
-		switch (torture_pick_gp(&rng)) {
-		case TGP_EXP:
-			synchronize_rcu_expedited();
-			break;
-		case TGP_POLL:
-			cookie = get_state_synchronize_rcu();
-			sleep_ms(prng_below(&rng, 3));
-			cond_synchronize_rcu(cookie);
-			break;
-		case TGP_BARRIER:
-			rcu_barrier();
-			break;
-		default:
-			synchronize_kernel();
-			break;
-		}
-		sleep_ms(prng_below(&rng, 10));
-	}
 }
 
 /* A stall warning during the run fails it too: it is how a missing
@@ -242,14 +272,18 @@ static u64 callbacks_invoked(void)
  * read-side sections are the status line's nt:. */
 static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
 {
+	struct oracle_counts oc;
 	struct rcu_stats end;
 
 	rcu_get_stats(&end);
+	oracle_get_counts(&oc);
 	pr_info("rcu-torture: totals: %llu grace periods, %llu expedited, "
-		"%llu callbacks invoked\n",
+		"%llu callbacks invoked; %lu read-side sections in interrupt "
+		"handlers; oracle: %lu waits checked, %lu violations\n",
 		end.gps_completed - start->gps_completed,
 		end.exp_completed - start->exp_completed,
-		callbacks_invoked() - cbs_at_start);
+		callbacks_invoked() - cbs_at_start,
+		READ_ONCE(torture.irq_sections), oc.checks, oc.violations);
 }
 
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
@@ -262,11 +296,14 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 		return false;
 	rcu_get_stats(&start);
 	cbs_at_start = callbacks_invoked();
-	torture_start_threads(writer_fn, fakewriter_fn);
+	oracle_reset();
+	torture_start_threads(writer_fn);
+	torture_irq_readers_start();
 	ok = torture_monitor(stop);
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
 	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop)))
 		ok = rcu_torture_forward_progress(FWD_PHASE_MS);
+	torture_irq_readers_stop();
 	torture_stop_threads();
 	ok &= torture_errors() == 0;
 	ok &= no_new_stalls(start.stalls);

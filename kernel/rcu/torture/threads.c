@@ -86,10 +86,22 @@ static unsigned long completed_gps(void)
 	return rcu_gp_seq_now() >> 1;
 }
 
-static void one_section(struct prng *rng)
+/* An interrupt handler's section is short: it holds off the CPU's other
+ * interrupts. Mostly tens of microseconds, now and then a few hundred. */
+static void irq_reader_delay(struct prng *rng)
+{
+	u64 us = prng_below(rng, 16) ? 5 + prng_below(rng, 50)
+				     : 100 + prng_below(rng, 200);
+	u64 end = clock_ns() + us * NSEC_PER_USEC;
+
+	while (clock_ns() < end)
+		arch_cpu_relax();
+}
+
+void torture_read_section(struct prng *rng, bool in_interrupt)
 {
 	unsigned int depth = 1 + prng_below(rng, 3), i;
-	bool irqs_off = prng_below(rng, 8) == 0;
+	bool irqs_off = !in_interrupt && prng_below(rng, 8) == 0;
 	unsigned long flags = 0, batch_start, cookie, pipe;
 	struct torture_elem *e;
 
@@ -99,13 +111,17 @@ static void one_section(struct prng *rng)
 	 * period could start in between and rightly end under us.) */
 	for (i = 0; i < depth; i++)
 		rcu_read_lock();
+	oracle_reader_begin();
 	cookie = get_state_synchronize_rcu();
 	if (irqs_off)
 		local_irq_save(flags);
 	batch_start = completed_gps();
 	e = rcu_dereference(torture.current);
 	if (e) {
-		reader_delay(rng);
+		if (in_interrupt)
+			irq_reader_delay(rng);
+		else
+			reader_delay(rng);
 		if (READ_ONCE(e->mbtest) == 0)
 			atomic_add_relaxed(&torture.poison_seen, 1);
 		pipe = READ_ONCE(e->pipe_count);
@@ -116,9 +132,12 @@ static void one_section(struct prng *rng)
 	}
 	if (irqs_off)
 		local_irq_restore(flags);
+	oracle_reader_end();
 	for (i = 0; i < depth; i++)
 		rcu_read_unlock();
 	atomic_add_relaxed(&torture.sections, 1);
+	if (in_interrupt)
+		atomic_add_relaxed(&torture.irq_sections, 1);
 }
 
 static void reader_fn(void *arg)
@@ -130,11 +149,11 @@ static void reader_fn(void *arg)
 	while (!READ_ONCE(torture.stop)) {
 		/* Stutter: sleep through the whole pause, so that nothing
 		 * but the hogs wants the CPUs. */
-		if (READ_ONCE(torture.stutter)) {
+		if (READ_ONCE(torture.stutter) != STUTTER_NONE) {
 			sleep_ms(STUTTER_PAUSE_MS / 2);
 			continue;
 		}
-		one_section(&rng);
+		torture_read_section(&rng, false);
 		if (++n % 64 == 0 || prng_below(&rng, 256) == 0)
 			sleep_ms(prng_below(&rng, 2));
 		else if (n % 8 == 0)
@@ -144,9 +163,10 @@ static void reader_fn(void *arg)
 
 /*
  * Keeps its CPU busy with preemption enabled, sleeping now and then.
- * During a stutter the hogs of CPUs 1 and up spin without a break, alone
- * on their CPUs, so grace periods end only if RCU nudges them; CPU 0's
- * hog sleeps, leaving CPU 0 to the monitor.
+ * During a hogs pause the hogs of CPUs 1 and up spin without a break,
+ * alone on their CPUs, so grace periods end only if RCU nudges them;
+ * CPU 0's hog sleeps, leaving CPU 0 to the monitor. During an idle pause
+ * every hog sleeps.
  */
 static void hog_fn(void *arg)
 {
@@ -156,14 +176,15 @@ static void hog_fn(void *arg)
 	prng_seed(&rng, torture.cfg.seed * 131 + cpu);
 	while (!READ_ONCE(torture.stop)) {
 		u64 end = clock_ns() + (1 + prng_below(&rng, 20)) * NSEC_PER_MSEC;
-		bool stutter;
+		enum torture_stutter stutter;
 
 		while (clock_ns() < end && !READ_ONCE(torture.stop))
 			arch_cpu_relax();
 		stutter = READ_ONCE(torture.stutter);
-		if (stutter && cpu == 0)
+		if (stutter == STUTTER_IDLE ||
+		    (stutter == STUTTER_HOGS && cpu == 0))
 			sleep_ms(STUTTER_PAUSE_MS / 4);
-		else if (!stutter)
+		else if (stutter == STUTTER_NONE)
 			sleep_ms(prng_below(&rng, 5));
 	}
 }
@@ -206,7 +227,7 @@ static void spawn(thread_fn fn, uptr arg, const char *name, int cpu)
 		pr_err("rcu-torture: could not start %s\n", name);
 }
 
-void torture_start_threads(thread_fn writer, thread_fn fakewriter)
+void torture_start_threads(thread_fn writer)
 {
 	unsigned int i;
 
@@ -216,7 +237,7 @@ void torture_start_threads(thread_fn writer, thread_fn fakewriter)
 		torture.cfg.secs, torture.cfg.gp, torture.cfg.seed);
 	spawn(writer, 0, "rcu_torture_writer", -1);
 	for (i = 0; i < torture.cfg.fakewriters; i++)
-		spawn(fakewriter, i, "rcu_torture_fakewriter", -1);
+		spawn(torture_fakewriter, i, "rcu_torture_fakewriter", -1);
 	for (i = 0; i < torture.cfg.readers; i++)
 		spawn(reader_fn, i, "rcu_torture_reader", i % nr_cpus_online);
 	for (i = 0; i < nr_cpus_online; i++)
@@ -227,11 +248,20 @@ unsigned long torture_errors(void)
 {
 	unsigned long bad = 0, i;
 
+	struct oracle_counts oc;
+
+	/* A pipe count of 1 already means a grace period begun after the
+	 * element's retirement ended under a reader that held it; a batch
+	 * of 1 is a grace period that began before the section and ended
+	 * in it, so only 2 fails (rcutorture.c explains both). */
+	for (i = 1; i <= TORTURE_PIPE_LEN; i++)
+		bad += READ_ONCE(torture.reader_pipe[i]);
 	for (i = 2; i <= TORTURE_PIPE_LEN; i++)
-		bad += READ_ONCE(torture.reader_pipe[i]) +
-		       READ_ONCE(torture.reader_batch[i]);
+		bad += READ_ONCE(torture.reader_batch[i]);
+	oracle_get_counts(&oc);
 	return bad + READ_ONCE(torture.poison_seen) +
-	       READ_ONCE(torture.poll_early) + torture.writer_stalls;
+	       READ_ONCE(torture.poll_early) + torture.writer_stalls +
+	       oc.violations;
 }
 
 static void print_hist(const char *what, const unsigned long *h, bool bad)
@@ -279,9 +309,13 @@ bool torture_monitor(const bool *stop)
 
 	while (now < end && !(stop && READ_ONCE(*stop))) {
 		u64 ms = (now - start) / NSEC_PER_MSEC;
+		bool paused = ms % STUTTER_PERIOD_MS >=
+			      STUTTER_PERIOD_MS - STUTTER_PAUSE_MS;
 
-		WRITE_ONCE(torture.stutter, ms % STUTTER_PERIOD_MS >=
-			   STUTTER_PERIOD_MS - STUTTER_PAUSE_MS);
+		/* The pauses take turns: hogs alone, then everyone idle. */
+		WRITE_ONCE(torture.stutter, !paused ? STUTTER_NONE :
+			   ms / STUTTER_PERIOD_MS % 2 ? STUTTER_IDLE :
+			   STUTTER_HOGS);
 		if (now >= next_stat) {
 			unsigned long v = READ_ONCE(torture.version);
 
@@ -298,7 +332,7 @@ bool torture_monitor(const bool *stop)
 		sleep_ms(20);
 		now = clock_ns();
 	}
-	WRITE_ONCE(torture.stutter, false);
+	WRITE_ONCE(torture.stutter, STUTTER_NONE);
 	return torture_errors() == 0;
 }
 
