@@ -9,6 +9,7 @@
 #include "panic.h"
 #include "percpu.h"
 #include "printk.h"
+#include "race.h"
 #include "time.h"
 #include "arch.h"
 #include "kernel/fs/dcache.h"
@@ -75,6 +76,7 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	pr_info("Quiesce: an SMP kernel built around RCU\n");
 	cmdline_parse(boot_info.cmdline);
 	pr_info("cmdline: '%s'\n", cmdline_raw());
+	race_windows_init();
 	early_alloc_init((u64)__kernel_phys_end);
 	arch_memory_init();
 	page_alloc_init();

@@ -24,6 +24,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/race.h"
 #include "lib/atomic.h"
 #include "lib/hash.h"
 #include "lib/rculist.h"
@@ -270,6 +271,7 @@ static void unhash(struct dentry *d)
 	spin_lock(&d->lock);
 	write_seqcount_begin(&d->seq);
 	WRITE_ONCE(d->flags, d->flags | DENTRY_UNHASHED);
+	race_window(RACE_DCACHE_UNHASH);
 	spin_lock(&b->lock);
 	hlist_del_rcu(&d->hash_link);
 	spin_unlock(&b->lock);
@@ -295,6 +297,7 @@ void d_kill(struct dentry *d)
 	d_put_child_ref(d->parent);
 	dcache_nr_entries--;
 	nr_negative -= !d->inode;
+	race_window(RACE_DCACHE_FREE);
 	call_rcu(&d->rcu, free_dentry, d);
 }
 
@@ -316,6 +319,7 @@ int d_move(struct dentry *d, struct dentry *new_parent, const char *name,
 	spin_lock(&b->lock);
 	hlist_del_rcu(&d->hash_link);
 	spin_unlock(&b->lock);
+	race_window(RACE_DCACHE_RENAME);
 	err = set_name(d, name, len, &old_ext);
 	if (!err) {
 		WRITE_ONCE(d->parent, new_parent);

@@ -15,6 +15,7 @@
 #include "kernel/sched/completion.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/smp_call.h"
+#include "kernel/race.h"
 #include "lib/atomic.h"
 #include "lib/format.h"
 
@@ -95,6 +96,7 @@ void rcu_callbacks_tick(void)
 
 	if (!rdp->cbs.len)
 		return;
+	race_window(RACE_CB_ADVANCE);
 	rcu_cblist_advance(&rdp->cbs, done);
 	accelerate(rdp);
 	/* cb_thread_has_work is shared only with this CPU's rcuc thread,

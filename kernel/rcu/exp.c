@@ -15,6 +15,7 @@
 #include "kernel/ipi.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/time.h"
+#include "kernel/race.h"
 #include "lib/atomic.h"
 
 static DEFINE_MUTEX(exp_mutex);
@@ -158,6 +159,7 @@ void synchronize_rcu_expedited(void)
 		 * the IPI, or the CPU's own check of its flag before it
 		 * goes idle, brings the report. */
 		if (READ_ONCE(rcu_data[cpu].eqs_seq) & 1) {
+			race_window(RACE_EXP_SCAN);
 			/* Idle: it owes nothing. Clear its flag unless it
 			 * woke and reported meanwhile. The decrement is
 			 * fully ordered, for exp_done(). */

@@ -61,6 +61,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/race.h"
 #include "lib/atomic.h"
 #include "lib/format.h"
 
@@ -115,6 +116,8 @@ static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
 		raw_spin_unlock(&node->lock);
 	} else {
 		raw_spin_unlock(&node->lock);
+		/* The leaf is empty, the root not yet told. */
+		race_window(RACE_QS_REPORT);
 		raw_spin_lock(&root->lock);
 		if (root->gp_seq == gp_seq && (root->qsmask & (1ull << node->index))) {
 			root->qsmask &= ~(1ull << node->index);
@@ -132,6 +135,7 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
 {
 	unsigned long flags = arch_irq_save();
 
+	race_window(RACE_QS_REPORT);
 	report_up(rcu_data[cpu].leaf, rcu_data[cpu].leaf_bit, gp_seq);
 	arch_irq_restore(flags);
 }

@@ -42,6 +42,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
+#include "kernel/race.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
@@ -268,6 +269,21 @@ static u64 callbacks_invoked(void)
 	return sum;
 }
 
+/* With race.windows=, how often each RCU window was held open since
+ * boot: evidence that the run exercised them. */
+static void print_race_windows(void)
+{
+	if (!race_windows_open)
+		return;
+	pr_info("rcu-torture: race windows held open since boot: %s %lu, "
+		"%s %lu, %s %lu\n", race_window_name(RACE_QS_REPORT),
+		race_window_count(RACE_QS_REPORT),
+		race_window_name(RACE_CB_ADVANCE),
+		race_window_count(RACE_CB_ADVANCE),
+		race_window_name(RACE_EXP_SCAN),
+		race_window_count(RACE_EXP_SCAN));
+}
+
 /* What the run cost RCU, for the README's totals of a long run; the
  * read-side sections are the status line's nt:. */
 static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
@@ -284,6 +300,7 @@ static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
 		end.exp_completed - start->exp_completed,
 		callbacks_invoked() - cbs_at_start,
 		READ_ONCE(torture.irq_sections), oc.checks, oc.violations);
+	print_race_windows();
 }
 
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)

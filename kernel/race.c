@@ -1,0 +1,134 @@
+/*
+ * Race windows (race.h): the command line, and holding a window open.
+ *
+ * A window opens on one pass in RACE_ONE_IN (a random draw from a per-CPU
+ * generator, so CPUs do not open theirs in step). It then spins for 1 to
+ * RACE_MAX_SPIN_US microseconds; where the caller could sleep
+ * (preemption and interrupts on) it may instead yield, letting another
+ * thread run in the window. Spinning, never sleeping, is what keeps the
+ * windows legal in interrupt handlers and under spinlocks.
+ */
+#include "race.h"
+#include "cmdline.h"
+#include "init.h"
+#include "percpu.h"
+#include "printk.h"
+#include "time.h"
+#include "kernel/sched/preempt.h"
+#include "kernel/sched/sched.h"
+#include "lib/atomic.h"
+#include "lib/random.h"
+#include "lib/string.h"
+
+#define RACE_ONE_IN		8
+#define RACE_MAX_SPIN_US	30
+
+/* Set once at boot, before any window is reached; read with no lock. */
+bool race_windows_open;
+static bool window_wanted[NR_RACE_WINDOWS];
+static unsigned long window_count[NR_RACE_WINDOWS];
+static struct prng race_rng[MAX_CPUS];
+
+static char race_spec[96];
+CMDLINE_STRING("race.windows", race_spec,
+	       "debug: hold race windows open: all, or a comma list of "
+	       "qs_report, cb_advance, exp_scan, dcache_unhash, dcache_free, "
+	       "dcache_rename");
+
+static const char *const window_names[NR_RACE_WINDOWS] = {
+	[RACE_QS_REPORT] = "qs_report",
+	[RACE_CB_ADVANCE] = "cb_advance",
+	[RACE_EXP_SCAN] = "exp_scan",
+	[RACE_DCACHE_UNHASH] = "dcache_unhash",
+	[RACE_DCACHE_FREE] = "dcache_free",
+	[RACE_DCACHE_RENAME] = "dcache_rename",
+};
+
+const char *race_window_name(enum race_window w)
+{
+	return w < NR_RACE_WINDOWS ? window_names[w] : "?";
+}
+
+unsigned long race_window_count(enum race_window w)
+{
+	return w < NR_RACE_WINDOWS ? READ_ONCE(window_count[w]) : 0;
+}
+
+/* Interrupts or preemption may be off (the per-CPU generator is then
+ * ours alone); with both on we might migrate, which only mixes the
+ * draws of two CPUs. */
+void race_window_hold(enum race_window w)
+{
+	struct prng *rng = &race_rng[this_cpu_id()];
+	u64 end;
+
+	if (!window_wanted[w] || prng_below(rng, RACE_ONE_IN))
+		return;
+	atomic_add_relaxed(&window_count[w], 1);
+	if (preempt_count() == 0 && arch_irqs_enabled() && current_thread() &&
+	    prng_below(rng, 2)) {
+		yield();
+		return;
+	}
+	end = clock_ns() + (1 + prng_below(rng, RACE_MAX_SPIN_US)) *
+			   NSEC_PER_USEC;
+	while (clock_ns() < end)
+		arch_cpu_relax();
+}
+
+/* The window named word, NR_RACE_WINDOWS for "all", or -1. */
+static int window_named(const char *word)
+{
+	unsigned int w;
+
+	if (!strcmp(word, "all"))
+		return NR_RACE_WINDOWS;
+	for (w = 0; w < NR_RACE_WINDOWS; w++)
+		if (!strcmp(word, window_names[w]))
+			return w;
+	return -1;
+}
+
+/* race.windows=, once the command line is read: every name must be
+ * known; a bad one opens nothing and says what was expected. */
+__init void race_windows_init(void)
+{
+	char word[24];
+	const char *p = race_spec;
+	unsigned int cpu;
+	int w;
+
+	if (!race_spec[0] || !strcmp(race_spec, "none"))
+		return;
+	if (!KERNEL_DEBUG) {
+		pr_err("race: race.windows=%s needs the debug build; ignored\n",
+		       race_spec);
+		return;
+	}
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		strlcpy(word, p, MIN(len + 1, sizeof(word)));
+		w = window_named(word);
+		if (w < 0) {
+			pr_err("race: race.windows: unknown window '%s'; expected "
+			       "all, qs_report, cb_advance, exp_scan, "
+			       "dcache_unhash, dcache_free or dcache_rename; "
+			       "none opened\n", word);
+			return;
+		}
+		if (w == NR_RACE_WINDOWS)
+			memset(window_wanted, 1, sizeof(window_wanted));
+		else
+			window_wanted[w] = true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		prng_seed(&race_rng[cpu], 0x5eed + cpu);
+	race_windows_open = true;
+	pr_warn("race: holding race windows open (race.windows=%s), as asked\n",
+		race_spec);
+}

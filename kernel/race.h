@@ -1,0 +1,48 @@
+/*
+ * Race windows: places on update paths where a concurrent reader or
+ * updater can slip in, marked so that the debug build can hold them open.
+ *
+ * race_window(RACE_X) costs one predictable branch while the windows are
+ * closed (the default), and nothing at all in the non-debug build. With
+ * race.windows=all (or a comma list of the names below) each marked spot
+ * now and then spins for a few microseconds, or, where the caller may
+ * sleep, yields the CPU, so that an interleaving that a correct kernel
+ * survives by a margin of nanoseconds happens many times a second. The
+ * torture and the dcache suite run with them in make test.
+ */
+#ifndef KERNEL_RACE_H
+#define KERNEL_RACE_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+enum race_window {
+	RACE_QS_REPORT,		/* rcu: between noticing a quiescent state
+				 * (or an idle CPU) and reporting it */
+	RACE_CB_ADVANCE,	/* rcu: between reading gp_seq and advancing
+				 * the callback segments with it */
+	RACE_EXP_SCAN,		/* rcu: the expedited scan, between reading a
+				 * CPU's idle counter and acting on it */
+	RACE_DCACHE_UNHASH,	/* dcache: an entry marked dead, still hashed */
+	RACE_DCACHE_FREE,	/* dcache: unhashed, before call_rcu() */
+	RACE_DCACHE_RENAME,	/* dcache: a moving entry off every chain */
+	NR_RACE_WINDOWS,
+};
+
+extern bool race_windows_open;
+
+void race_window_hold(enum race_window w);
+/* Reads race.windows=; boot, right after the command line. */
+void race_windows_init(void);
+
+static __always_inline void race_window(enum race_window w)
+{
+	if (KERNEL_DEBUG && unlikely(race_windows_open))
+		race_window_hold(w);
+}
+
+/* How often each window was held open since boot, for reports. */
+unsigned long race_window_count(enum race_window w);
+const char *race_window_name(enum race_window w);
+
+#endif
