@@ -5,8 +5,9 @@
  * generator, so CPUs do not open theirs in step). It then spins for 1 to
  * RACE_MAX_SPIN_US microseconds; where the caller could sleep
  * (preemption and interrupts on) it may instead yield, letting another
- * thread run in the window. Spinning, never sleeping, is what keeps the
- * windows legal in interrupt handlers and under spinlocks.
+ * thread run in the window, or sleep for a tick, long enough for a grace
+ * period to end inside the window. Spinning, never sleeping, is what
+ * keeps the windows legal in interrupt handlers and under spinlocks.
  */
 #include "race.h"
 #include "cmdline.h"
@@ -33,7 +34,7 @@ static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
 	       "qs_report, cb_advance, exp_scan, dcache_unhash, dcache_free, "
-	       "dcache_rename");
+	       "dcache_rename, dcache_walk");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
@@ -42,6 +43,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_DCACHE_UNHASH] = "dcache_unhash",
 	[RACE_DCACHE_FREE] = "dcache_free",
 	[RACE_DCACHE_RENAME] = "dcache_rename",
+	[RACE_DCACHE_WALK] = "dcache_walk",
 };
 
 const char *race_window_name(enum race_window w)
@@ -65,10 +67,17 @@ void race_window_hold(enum race_window w)
 	if (!window_wanted[w] || prng_below(rng, RACE_ONE_IN))
 		return;
 	atomic_add_relaxed(&window_count[w], 1);
-	if (preempt_count() == 0 && arch_irqs_enabled() && current_thread() &&
-	    prng_below(rng, 2)) {
-		yield();
-		return;
+	if (preempt_count() == 0 && arch_irqs_enabled() && current_thread()) {
+		switch (prng_below(rng, 4)) {
+		case 0:
+			yield();
+			return;
+		case 1:
+			sleep_ms(1);
+			return;
+		default:
+			break;
+		}
 	}
 	end = clock_ns() + (1 + prng_below(rng, RACE_MAX_SPIN_US)) *
 			   NSEC_PER_USEC;
@@ -114,7 +123,8 @@ __init void race_windows_init(void)
 		if (w < 0) {
 			pr_err("race: race.windows: unknown window '%s'; expected "
 			       "all, qs_report, cb_advance, exp_scan, "
-			       "dcache_unhash, dcache_free or dcache_rename; "
+			       "dcache_unhash, dcache_free, dcache_rename or "
+			       "dcache_walk; "
 			       "none opened\n", word);
 			return;
 		}

@@ -7,7 +7,9 @@
  * race.windows=all (or a comma list of the names below) each marked spot
  * now and then spins for a few microseconds, or, where the caller may
  * sleep, yields the CPU, so that an interleaving that a correct kernel
- * survives by a margin of nanoseconds happens many times a second. The
+ * survives by a margin of nanoseconds happens many times a second; where
+ * the caller may sleep, a window sometimes lasts a tick, long enough for
+ * a grace period to end inside it. The
  * torture and the dcache suite run with them in make test.
  */
 #ifndef KERNEL_RACE_H
@@ -26,6 +28,9 @@ enum race_window {
 	RACE_DCACHE_UNHASH,	/* dcache: an entry marked dead, still hashed */
 	RACE_DCACHE_FREE,	/* dcache: unhashed, before call_rcu() */
 	RACE_DCACHE_RENAME,	/* dcache: a moving entry off every chain */
+	RACE_DCACHE_WALK,	/* dcache: a lock-free walk standing on an
+				 * entry, between two hops or two entries of
+				 * a chain: the one reader-side window */
 	NR_RACE_WINDOWS,
 };
 

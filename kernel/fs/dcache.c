@@ -118,6 +118,8 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 			return NULL;
 		}
 
+		/* Standing on d, about to follow its next pointer. */
+		race_window(RACE_DCACHE_WALK);
 		if (READ_ONCE(d->name_hash) != hash)
 			continue;
 		/* The caller rechecks this count before it trusts what it

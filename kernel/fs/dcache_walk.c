@@ -13,6 +13,7 @@
 #include "dcache_internal.h"
 #include "ramfs.h"
 #include "kernel/errno.h"
+#include "kernel/race.h"
 #include "lib/hash.h"
 #include "lib/string.h"
 
@@ -123,6 +124,7 @@ static enum walk_outcome walk_cached(const char *path, bool validate,
 			return WALK_UNSURE;
 		d = next;
 		seq = next_seq;
+		race_window(RACE_DCACHE_WALK);
 	}
 	set_result(out, READ_ONCE(d->inode));
 check_last:
