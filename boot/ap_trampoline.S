@@ -74,6 +74,10 @@ tramp_high:
 	movq 16(%rbx), %rsp		/* param_stack */
 	movq 32(%rbx), %rdi		/* param_cpu */
 	xorl %ebp, %ebp			/* ends the backtrace */
+	/* A zero return address, as if called: the entry finds the stack
+	 * aligned as the ABI has it after a call, and a backtrace ends on
+	 * it instead of reading the word above the stack's top. */
+	pushq $0
 	jmpq *24(%rbx)			/* param_entry */
 
 	.align 16

@@ -152,8 +152,10 @@ __noreturn void arch_exit_emulator(u8 code);
 __noreturn void arch_reboot(void);
 __noreturn void arch_poweroff(void);
 
-/* Print a frame-pointer backtrace starting at the given frame. */
-void arch_dump_backtrace(uptr rbp, uptr rip);
+/* Print a frame-pointer backtrace starting at the given frame; returns
+ * the lines printed. It stops, and says why, at a frame that leaves its
+ * stack: it never faults, whatever the stack holds. */
+int arch_dump_backtrace(uptr rbp, uptr rip);
 /* Print the current call chain. */
 void arch_dump_stack(void);
 

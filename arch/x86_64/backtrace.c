@@ -2,15 +2,27 @@
  * Frame-pointer backtraces. The kernel is built with
  * -fno-omit-frame-pointer, so every frame starts with the caller's RBP and
  * the return address above it; the entry code sets RBP to 0 to end the
- * chain. A frame pointer that leaves the kernel's half of the address
- * space, or goes downward, ends the walk instead of faulting.
+ * chain.
+ *
+ * A backtrace is printed when something has already gone wrong (a panic,
+ * a stall, an NMI), so the frame chain may be garbage: the walk must end,
+ * never fault. It first finds the stack the starting frame is on (a
+ * thread's guarded stack, one of this CPU's IST stacks, or the boot
+ * stack), and follows a frame pointer only while the whole frame lies on
+ * that stack, above the previous one. Every read is then of mapped
+ * memory, whatever the stack holds.
  */
 #include "arch.h"
+#include "gdt.h"
 #include "kernel/ksyms.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 
 #define BACKTRACE_MAX_DEPTH	32
-#define KERNEL_SPACE_START	0xffff800000000000ul
+#define FRAME_SIZE		(2 * sizeof(uptr))
+
+extern const u8 boot_stack_bottom[], boot_stack_top[];
 
 static void print_frame(uptr rip)
 {
@@ -23,27 +35,60 @@ static void print_frame(uptr rip)
 		pr_emerg(" [<%016lx>] ?\n", rip);
 }
 
-void arch_dump_backtrace(uptr rbp, uptr rip)
+/* The stack that holds addr, as [*lo, *hi); false if none we know. */
+static bool stack_bounds(uptr addr, uptr *lo, uptr *hi)
 {
-	int depth;
+	if (kstack_bounds(addr, lo, hi))
+		return true;
+	if (gdt_ist_bounds(this_cpu_id(), addr, lo, hi))
+		return true;
+	if (addr >= (uptr)boot_stack_bottom && addr < (uptr)boot_stack_top) {
+		*lo = (uptr)boot_stack_bottom;
+		*hi = (uptr)boot_stack_top;
+		return true;
+	}
+	return false;
+}
+
+int arch_dump_backtrace(uptr rbp, uptr rip)
+{
+	uptr lo, hi;
+	int depth = 1;
 
 	print_frame(rip);
-	for (depth = 0; depth < BACKTRACE_MAX_DEPTH; depth++) {
+	if (!rbp)
+		return depth;
+	if (!stack_bounds(rbp, &lo, &hi)) {
+		pr_emerg(" (frame pointer %016lx is on no known stack; stopped)\n",
+			 rbp);
+		return depth;
+	}
+	while (depth <= BACKTRACE_MAX_DEPTH) {
 		uptr next, ret;
 
-		if (rbp < KERNEL_SPACE_START || (rbp & 7))
-			return;
+		if ((rbp & 7) || rbp < lo || rbp + FRAME_SIZE > hi) {
+			pr_emerg(" (frame pointer %016lx leaves its stack "
+				 "[%016lx, %016lx); stopped)\n", rbp, lo, hi);
+			return depth;
+		}
 		next = ((uptr *)rbp)[0];
 		ret = ((uptr *)rbp)[1];
 		if (!ret)
-			return;
+			return depth;
 		/* Return addresses point after the call; step back into it
 		 * so the line names the calling function. */
 		print_frame(ret - 1);
-		if (next <= rbp)
-			return;
+		depth++;
+		if (!next)
+			return depth;
+		if (next <= rbp) {
+			pr_emerg(" (frame pointer %016lx does not climb; "
+				 "stopped)\n", next);
+			return depth;
+		}
 		rbp = next;
 	}
+	return depth;
 }
 
 void arch_dump_stack(void)

@@ -78,10 +78,20 @@ void gdt_init_cpu(unsigned int cpu)
 		     : "rax", "memory");
 }
 
-/* The IST stack ranges, so the fault handler can tell which stack it is on. */
-bool gdt_on_ist_stack(unsigned int cpu, uptr sp)
+/* Which of a CPU's IST stacks holds addr, as [*lo, *hi), for the
+ * backtrace, which must never read beyond the stack it walks. */
+bool gdt_ist_bounds(unsigned int cpu, uptr addr, uptr *lo, uptr *hi)
 {
-	uptr lo = (uptr)&ist_stacks[cpu][0][0];
+	unsigned int i;
 
-	return sp >= lo && sp < lo + sizeof(ist_stacks[cpu]);
+	for (i = 0; i < IST_COUNT; i++) {
+		uptr base = (uptr)&ist_stacks[cpu][i][0];
+
+		if (addr >= base && addr < base + IST_STACK_SIZE) {
+			*lo = base;
+			*hi = base + IST_STACK_SIZE;
+			return true;
+		}
+	}
+	return false;
 }

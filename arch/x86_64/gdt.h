@@ -15,6 +15,6 @@
 #define IST_COUNT		2
 
 void gdt_init_cpu(unsigned int cpu);
-bool gdt_on_ist_stack(unsigned int cpu, uptr sp);
+bool gdt_ist_bounds(unsigned int cpu, uptr addr, uptr *lo, uptr *hi);
 
 #endif

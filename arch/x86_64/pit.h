@@ -4,6 +4,8 @@
 
 #include "lib/types.h"
 
-u64 tsc_measure_hz(const char **source);
+/* The TSC's frequency in Hz; *source names the reference, *spread_ppm
+ * how far the best measurements disagree (0 when CPUID states it). */
+u64 tsc_measure_hz(const char **source, u64 *spread_ppm);
 
 #endif

@@ -23,6 +23,8 @@
 #include "kernel/printk.h"
 #include "kernel/time.h"
 
+#define TSC_SPREAD_WARN_PPM	10000	/* 1 % */
+
 static u32 initial_apic_id(void)
 {
 	return cpuid(1, 0).ebx >> 24;
@@ -60,16 +62,20 @@ static void uart_interrupt(struct trap_frame *f)
 __init void arch_cpu_init(void)
 {
 	const char *source;
-	u64 tsc_hz;
+	u64 tsc_hz, spread_ppm;
 
 	acpi_init(initial_apic_id());
 	lapic_choose_mode(acpi.lapic_phys);
 	lapic_init_cpu();
 	acpi.apic_ids[0] = lapic_id();
-	tsc_hz = tsc_measure_hz(&source);
+	tsc_hz = tsc_measure_hz(&source, &spread_ppm);
 	clock_init(tsc_hz);
-	pr_info("tsc: %llu.%03llu MHz, measured against %s\n",
-		tsc_hz / 1000000, tsc_hz / 1000 % 1000, source);
+	pr_info("tsc: %llu.%03llu MHz, measured against %s (spread %llu.%02llu "
+		"%%)\n", tsc_hz / 1000000, tsc_hz / 1000 % 1000, source,
+		spread_ppm / 10000, spread_ppm / 100 % 100);
+	if (spread_ppm > TSC_SPREAD_WARN_PPM)
+		pr_warn("tsc: the measurements disagree by more than 1 %%: "
+			"every time this boot prints may be that far off\n");
 	lapic_timer_calibrate(tsc_hz);
 	irq_register(VECTOR_TIMER, timer_interrupt);
 	irq_register(VECTOR_IRQ_BASE + UART_IRQ, uart_interrupt);

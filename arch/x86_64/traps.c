@@ -18,6 +18,10 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 
+/* How far RSP may be from a guard-page fault for it to be an overflow:
+ * a frame of up to two pages allocated at once. */
+#define OVERFLOW_REACH	(2 * ARCH_PAGE_SIZE)
+
 #define VECTOR_PAGE_FAULT	14
 #define VECTOR_DOUBLE_FAULT	8
 #define VECTOR_NMI		2
@@ -100,13 +104,25 @@ static void describe_page_fault(const struct trap_frame *f, u64 cr2)
 /* A fault on a guard page means a stack overflowed; on a double fault,
  * CR2 still holds the address of the page fault that could not be
  * delivered because the stack was gone. */
-static void check_stack_overflow(u64 cr2)
+/*
+ * A fault in a stack's guard page is an overflow only if the stack
+ * pointer was there too: a stack grows into its guard a push or a frame
+ * at a time. A read through a wild pointer that happens to land in some
+ * guard page is not one, and is named for what it is.
+ */
+static void check_stack_overflow(u64 cr2, u64 rsp)
 {
 	const char *owner = kstack_guard_owner(cr2);
 
-	if (owner)
+	if (!owner)
+		return;
+	if (rsp + OVERFLOW_REACH >= cr2 && rsp <= cr2 + OVERFLOW_REACH)
 		pr_emerg("kernel stack overflow: %016llx is in the guard page "
 			 "below the stack of %s\n", cr2, owner);
+	else
+		pr_emerg("wild access: %016llx is in the guard page below the "
+			 "stack of %s, but RSP %016llx is nowhere near it: not "
+			 "an overflow\n", cr2, owner, rsp);
 }
 
 /* The full report for a fatal trap, then the generic panic ending. */
@@ -125,7 +141,7 @@ __noreturn void trap_panic(struct trap_frame *f, const char *why)
 	if (f->vector == VECTOR_DOUBLE_FAULT)
 		pr_emerg("CR2: %016llx (the last page fault)\n", cr2);
 	if (f->vector == VECTOR_PAGE_FAULT || f->vector == VECTOR_DOUBLE_FAULT)
-		check_stack_overflow(cr2);
+		check_stack_overflow(cr2, f->rsp);
 	print_registers(f);
 	pr_emerg("Call Trace:\n");
 	arch_dump_backtrace(f->rbp, f->rip);

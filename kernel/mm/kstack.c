@@ -159,6 +159,24 @@ const char *kstack_guard_owner(uptr addr)
 	return slots[slot].owner ? slots[slot].owner : "?";
 }
 
+bool kstack_bounds(uptr addr, uptr *lo, uptr *hi)
+{
+	unsigned int slot;
+
+	if (addr < ARCH_KSTACK_BASE ||
+	    addr >= ARCH_KSTACK_BASE + (uptr)MAX_SLOTS * SLOT_SIZE)
+		return false;
+	slot = (addr - ARCH_KSTACK_BASE) / SLOT_SIZE;
+	/* READ_ONCE: the slot table changes under slot_lock, which an NMI
+	 * cannot take; a live slot's pages stay mapped until it is freed. */
+	if (addr < slot_stack_base(slot) ||
+	    READ_ONCE(slots[slot].state) != SLOT_LIVE)
+		return false;
+	*lo = slot_stack_base(slot);
+	*hi = ARCH_KSTACK_BASE + (uptr)(slot + 1) * SLOT_SIZE;
+	return true;
+}
+
 void kstack_counts(unsigned int *live_out, unsigned int *pending_out)
 {
 	*live_out = READ_ONCE(live);

@@ -24,6 +24,10 @@ void kstack_set_owner(const struct kstack *stack, const char *owner);
 void kstack_purge(void);
 /* The owner of the stack whose guard holds addr, or NULL. */
 const char *kstack_guard_owner(uptr addr);
+/* If addr is on a live stack, its mapped range [*lo, *hi): for a
+ * backtrace, which must never read outside it. Lock-free, so callable
+ * from an NMI; a stack freed meanwhile is not the interrupted one's. */
+bool kstack_bounds(uptr addr, uptr *lo, uptr *hi);
 /* Stacks allocated and not yet freed, and freed ones awaiting purge. */
 void kstack_counts(unsigned int *live, unsigned int *pending);
 

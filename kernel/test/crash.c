@@ -1,8 +1,10 @@
 /* The crash= option and the basic fault kinds. */
 #include "crash.h"
+#include "arch.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
+#include "kernel/mm/kstack.h"
 #include "lib/string.h"
 
 extern const struct crash_kind __start_crash_kinds[];
@@ -30,6 +32,19 @@ static void crash_invalid_opcode(void)
 }
 CRASH_KIND("ud", "execute the compiler's trap instruction (an invalid opcode)",
 	   crash_invalid_opcode);
+
+/* A read of a guard page that is not an overflow: RSP is nowhere near. */
+static void crash_wild_guard_read(void)
+{
+	uptr lo = 0, hi;
+	u64 here = 0;
+
+	if (!kstack_bounds((uptr)&here, &lo, &hi))
+		pr_err("crash: this thread's stack is no kernel stack\n");
+	here = *(volatile u64 *)(lo - ARCH_PAGE_SIZE / 2);
+}
+CRASH_KIND("wild_guard", "read a stack's guard page through a wild pointer",
+	   crash_wild_guard_read);
 
 /* Each frame keeps a buffer live, so the recursion really uses stack. */
 static volatile int recursion_limit = 1 << 30;
