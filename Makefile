@@ -5,7 +5,9 @@
 #   make test       host unit tests, sparse, the model check, the boot
 #                   matrix, crash tests, a benchmark smoke run
 #   make model      spin checks the grace-period model (tests/model/)
-#   make perf-test  the dcache scaling judge on the non-debug kernel
+#   make perf-test  the self-tests' speed figures judged, on the non-debug
+#                   kernel (a quiet host only)
+#   make stress-test the boot matrix while host processes load every core
 #   make mutants    the mutation suite: which planted bugs do the tests
 #                   catch? (tests/mutants/; MUTANTS=name,... for some)
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
@@ -31,6 +33,7 @@ MEM		?= 512M
 CMDLINE		?=
 ACCEL		?= tcg
 SECS		?= 60
+STRESS_TIMEOUT_SCALE ?= 4
 BENCH_SMP	?= 1 2 4
 BENCH_BUILD	:= $(BUILD)/bench-kernel
 QEMU		:= qemu-system-x86_64
@@ -80,7 +83,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke model perf-test mutants FORCE
+	bench-smoke model perf-test mutants stress-test FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -190,15 +193,25 @@ bench-smoke: $(KERNEL)
 model: deps
 	$(Q)tests/model/run
 
-# The dcache suite's scaling judge, on the kernel the figures come from:
-# the debug checks slow RCU's read side more than the locks'.
+# The self-tests' speed figures judged (ktest.timing=1), on the kernel the
+# figures come from: the dcache suite's scaling judge, grace-period and
+# sleep latency, fairness. Speed is not behaviour, so make test does not
+# run this: run it on a quiet host.
 perf-test: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) DEBUG=0 \
 		$(BENCH_BUILD)/quiesce.elf
 	$(Q)BUILD=$(BENCH_BUILD) tests/boot --quiet --smp 2 --mem 512M \
-		--log $(BUILD)/perf-test.log --cmdline 'ktest=dcache'
+		--log $(BUILD)/perf-test.log \
+		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
-test: deps host-test check model all boot-test bench-smoke perf-test
+test: deps host-test check model all boot-test bench-smoke
+
+# The boot matrix on a host whose every core is kept busy by processes
+# started here (and stopped however the run ends), with every boot's
+# timeout scaled by STRESS_TIMEOUT_SCALE: nothing may fail because the
+# host is slow.
+stress-test: deps all
+	$(Q)tests/stress $(STRESS_TIMEOUT_SCALE)
 
 # Each patch of tests/mutants/ is a small RCU bug; the boots it names must
 # catch it. A table and the score at the end (build/mutants/table.md).

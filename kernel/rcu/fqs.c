@@ -70,20 +70,50 @@ void rcu_force_quiescent_states(void)
 	for_each_holdout(READ_ONCE(rcu_state.gp_seq), force_one);
 }
 
+/*
+ * What a holdout did since the grace period began, and what that says:
+ * a vCPU that took far fewer ticks than the grace period is old was not
+ * run by the host (starvation, not a bug); one that ticked but never
+ * reported either passed through schedule() without its report counting
+ * (a bug in RCU) or never scheduled at all (a reader, or a region with
+ * preemption off, that does not end).
+ */
+static const char *stall_verdict(u64 ticks, u64 expected, u64 switches)
+{
+	if (ticks * 4 < expected)
+		return "the host hardly ran this vCPU: starved, not a kernel bug";
+	if (switches)
+		return "it scheduled, yet its quiescent state was not counted: "
+		       "an RCU bug";
+	return "it ran but never scheduled: a reader or a preempt-off "
+	       "region that does not end";
+}
+
 static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 {
 	/* Diagnostics: lock-free snapshots of another CPU's state, which
 	 * may change as we print; nothing is ordered. */
+	struct rcu_data *rdp = &rcu_data[cpu];
 	struct thread *t = READ_ONCE(cpu_area(cpu)->current);
+	u64 age_ms = (clock_ns() - rcu_state.gp_start_ns) / NSEC_PER_MSEC;
+	u64 ticks = READ_ONCE(cpu_area(cpu)->ticks) - rdp->ticks_snapshot;
+	u64 expected = age_ms * hz / 1000;
+	u64 switches = READ_ONCE(rdp->context_switches) -
+		       rdp->switches_snapshot;
 
 	(void)gp;
 	/* The idle counter against its sample and need_resched say whether
 	 * the CPU idled unseen or ignored its nudges. */
-	pr_err("rcu:     cpu%u: running %s, preempt_count %u, %llu nudges, "
-	       "need_resched %u, idle counter %lu (at the start %lu)\n",
+	pr_err("rcu:     cpu%u: running %s, preempt_count %u, need_resched "
+	       "%u, idle counter %lu (at the start %lu)\n",
 	       cpu, t ? t->name : "?", READ_ONCE(cpu_area(cpu)->preempt_count),
-	       rcu_data[cpu].nudges, READ_ONCE(cpu_area(cpu)->need_resched),
-	       READ_ONCE(rcu_data[cpu].eqs_seq), rcu_data[cpu].eqs_snapshot);
+	       READ_ONCE(cpu_area(cpu)->need_resched),
+	       READ_ONCE(rdp->eqs_seq), rdp->eqs_snapshot);
+	pr_err("rcu:     cpu%u: since the grace period began: %llu ticks of "
+	       "~%llu expected, nudged %llu times, %llu passes through "
+	       "schedule(): %s\n", cpu, ticks, expected,
+	       rdp->nudges - rdp->nudges_snapshot, switches,
+	       stall_verdict(ticks, expected, switches));
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
 }
@@ -100,7 +130,7 @@ void rcu_check_stall(void)
 	rcu_state.next_stall_ns = now + rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	rcu_state.stalls++;
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
-	       "%llu ms old; still waiting for:\n", gp >> 1,
+	       "%llu ms old; still waiting for:\n", (gp >> 1) + 1,
 	       (now - rcu_state.gp_start_ns) / NSEC_PER_MSEC);
 	for_each_holdout(gp, print_stalled_cpu);
 }

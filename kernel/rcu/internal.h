@@ -45,6 +45,11 @@ struct rcu_data {
 	 * thread and the expedited requester. */
 	unsigned long eqs_seq;
 	unsigned long eqs_snapshot;	/* GP thread's sample at GP start */
+	/* Also sampled at GP start, for the stall warning only: they tell a
+	 * vCPU the host did not run from a CPU that ran and never reported. */
+	u64 ticks_snapshot;
+	u64 switches_snapshot;
+	u64 nudges_snapshot;
 	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
 	/* Owes the expedited GP a report: set by the requester with
 	 * release, claimed with xchg by whoever reports or clears it. */

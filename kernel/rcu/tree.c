@@ -324,6 +324,10 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 		 * makes its next readers see the updates made before this
 		 * grace period. eqs_snapshot is this thread's alone. */
 		rcu_data[cpu].eqs_snapshot = READ_ONCE(rcu_data[cpu].eqs_seq);
+		rcu_data[cpu].ticks_snapshot = READ_ONCE(cpu_area(cpu)->ticks);
+		rcu_data[cpu].switches_snapshot =
+			READ_ONCE(rcu_data[cpu].context_switches);
+		rcu_data[cpu].nudges_snapshot = rcu_data[cpu].nudges;
 		if (!(rcu_data[cpu].eqs_snapshot & 1))
 			mask |= 1ull << i;
 		if (rcu_bug(RCU_BUG_FORGET_CPU) && cpu == nr_cpus - 1 &&

@@ -26,15 +26,22 @@ static struct thread *find_movable(struct run_queue *from, unsigned int cpu)
 	return NULL;
 }
 
-static void lock_two(struct run_queue *a, struct run_queue *b)
+/*
+ * Both queue locks, or neither: balancing is an optimization, so it never
+ * waits for a lock. With more vCPUs than host cores a lock's holder (or,
+ * with a fair lock, the waiter whose turn it is) can be descheduled by
+ * the host for milliseconds; an idle CPU spinning there with interrupts
+ * off is neither idle to RCU nor doing work, and at -smp 64 such CPUs held
+ * grace periods up for seconds.
+ */
+static bool trylock_two(struct run_queue *a, struct run_queue *b)
 {
-	if (a < b) {
-		raw_spin_lock(&a->lock);
-		raw_spin_lock(&b->lock);
-	} else {
-		raw_spin_lock(&b->lock);
-		raw_spin_lock(&a->lock);
-	}
+	if (!raw_spin_trylock(&a->lock))
+		return false;
+	if (raw_spin_trylock(&b->lock))
+		return true;
+	raw_spin_unlock(&a->lock);
+	return false;
 }
 
 bool sched_balance(unsigned int cpu, bool idle)
@@ -57,7 +64,11 @@ bool sched_balance(unsigned int cpu, bool idle)
 		return false;
 	there = &run_queues[busiest];
 	preempt_disable();
-	lock_two(here, there);
+	if (!trylock_two(here, there)) {
+		here->balance_contended++;
+		preempt_enable_no_resched();
+		return false;
+	}
 	t = find_movable(there, cpu);
 	if (t && (idle || load_of(busiest) >= load_of(cpu) + 2)) {
 		rq_dequeue(there, t);

@@ -21,6 +21,7 @@ struct run_queue {
 	u64 switches;
 	u64 slice_start_ns;
 	u64 migrations_in;
+	u64 balance_contended;		/* pulls given up: a lock was busy */
 	unsigned int ticks_since_balance;
 } __aligned(CACHE_LINE);
 

@@ -18,6 +18,11 @@
 extern const struct ktest __start_ktest_cases[];
 extern const struct ktest __stop_ktest_cases[];
 
+bool ktest_judge_timing;
+CMDLINE_BOOL("ktest.timing", ktest_judge_timing,
+	     "judge the speed figures of the self-tests too (make perf-test, "
+	     "on a quiet host)");
+
 char ktest_spec[256] = "all";
 CMDLINE_STRING("ktest", ktest_spec,
 	       "comma list of self-test suites, or all, or none");
@@ -107,6 +112,10 @@ bool ktest_spec_valid(const char *spec)
 
 struct tally {
 	unsigned int passed, failed, skipped;
+	/* A test that timed out, whose threads were abandoned still
+	 * running: the rest of its suite is skipped (they could share its
+	 * state), and the run is reported as tainted. */
+	const struct ktest *timed_out;
 };
 
 static bool run_suite(const char *spec, const char *suite, unsigned int nr,
@@ -114,6 +123,7 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 {
 	const struct ktest *k;
 	unsigned int i = 0, suite_failed = 0;
+	static char tainted_why[96];
 
 	console_printf("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
 		       suite, count_selected(spec, suite));
@@ -126,9 +136,18 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 		if (stop && READ_ONCE(*stop)) {
 			r = KTEST_SKIPPED;
 			why = "stopped before it began";
+		} else if (total->timed_out &&
+			   !strcmp(total->timed_out->suite, suite)) {
+			r = KTEST_SKIPPED;
+			ksnprintf(tainted_why, sizeof(tainted_why), "tainted: %s "
+				  "timed out and its threads may still run",
+				  total->timed_out->name);
+			why = tainted_why;
 		} else {
 			r = ktest_execute(k, &why);
 		}
+		if (r == KTEST_TIMED_OUT)
+			total->timed_out = k;
 		i++;
 		if (r == KTEST_SKIPPED) {
 			console_printf("    ok %u %s # SKIP %s\n", i, k->name,
@@ -152,7 +171,7 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 bool ktest_run_until(const char *spec, const bool *stop)
 {
 	const struct ktest *k;
-	struct tally total = { 0, 0, 0 };
+	struct tally total = { 0, 0, 0, NULL };
 	unsigned int nr = 0;
 
 	console_printf("KTAP version 1\n1..%u\n", count_suites(spec));
@@ -161,6 +180,10 @@ bool ktest_run_until(const char *spec, const bool *stop)
 			continue;
 		run_suite(spec, k->suite, ++nr, stop, &total);
 	}
+	if (total.timed_out)
+		console_printf("# tainted: %s.%s timed out; its threads were "
+			       "left running, so later results may be off\n",
+			       total.timed_out->suite, total.timed_out->name);
 	if (total.skipped)
 		console_printf("%u passed, %u failed, %u skipped\n",
 			       total.passed, total.failed, total.skipped);

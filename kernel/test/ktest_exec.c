@@ -124,7 +124,7 @@ enum ktest_outcome ktest_execute(const struct ktest *k, const char **why)
 		ksnprintf(reason, sizeof(reason), "timed out after %u ms; the "
 			  "test's threads are abandoned", k->timeout_ms);
 		*why = reason;
-		return KTEST_FAILED;	/* run stays allocated: bodies use it */
+		return KTEST_TIMED_OUT;	/* run stays allocated: bodies use it */
 	}
 	for (i = 0; i < run->nr_bodies; i++) {
 		thread_join(run->threads[i]);

