@@ -20,6 +20,7 @@
 #include "kernel/rcu/hooks.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
 #include "kernel/sched/timer.h"
 #include "kernel/shell/shell.h"
 #include "lib/atomic.h"
@@ -77,6 +78,7 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	cmdline_parse(boot_info.cmdline);
 	pr_info("cmdline: '%s'\n", cmdline_raw());
 	race_windows_init();
+	spinlock_choose_mode();
 	early_alloc_init((u64)__kernel_phys_end);
 	arch_memory_init();
 	page_alloc_init();

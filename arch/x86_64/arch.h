@@ -91,6 +91,8 @@ static __always_inline u64 arch_read_tsc(void)
 	__v; })
 
 void arch_set_percpu_base(void *base);
+/* Whether the CPU says it runs under a hypervisor (spinlock.c asks). */
+bool arch_under_hypervisor(void);
 /* The CPU's number for the hardware (its APIC id), for the console. */
 u32 arch_cpu_hw_id(unsigned int cpu);
 

@@ -23,11 +23,19 @@
 #include "kernel/printk.h"
 #include "kernel/time.h"
 
+#define CPUID_1_ECX_HYPERVISOR	(1u << 31)
 #define TSC_SPREAD_WARN_PPM	10000	/* 1 % */
 
 static u32 initial_apic_id(void)
 {
 	return cpuid(1, 0).ebx >> 24;
+}
+
+/* CPUID leaf 1, ECX bit 31: reserved on real CPUs, set by hypervisors
+ * (QEMU's TCG sets it too). */
+bool arch_under_hypervisor(void)
+{
+	return cpuid(1, 0).ecx & CPUID_1_ECX_HYPERVISOR;
 }
 
 __init void arch_early_init(u64 boot_magic, u64 boot_info_phys)

@@ -154,7 +154,8 @@ static void note_quiescent_state(unsigned int cpu)
 	 * only puts the report off to the next quiescent state or the
 	 * FQS scan. The global gp_seq screens out a leaf value left over
 	 * from a grace period that has ended. */
-	unsigned long gp = READ_ONCE(READ_ONCE(rdp->leaf)->gp_seq);
+	struct rcu_node *leaf = READ_ONCE(rdp->leaf);
+	unsigned long gp = READ_ONCE(leaf->gp_seq);
 
 	if (!(gp & 1) || rdp->gp_seq_seen == gp ||
 	    gp != READ_ONCE(rcu_state.gp_seq))

@@ -1,12 +1,26 @@
 /*
- * Ticket spinlocks: FIFO-fair, so under contention every waiter gets the
- * lock in arrival order and none starves. Holding one disables preemption
- * (a descheduled holder would make every waiter spin for a whole slice);
- * the _irqsave forms also disable interrupts, for locks an interrupt
- * handler takes too.
+ * Spinlocks. Holding one disables preemption (a descheduled holder would
+ * make every waiter spin for a whole slice); the _irqsave forms also
+ * disable interrupts, for locks an interrupt handler takes too.
  *
- * Waiters spin with `pause` and only read the lock word, which matters
- * under QEMU where a vCPU holding the lock may be descheduled by the host.
+ * The lock word is a ticket lock's: owner (the ticket now served) and
+ * next (the next ticket to hand out); it is free when they are equal.
+ * It is taken in one of two ways, chosen once at boot (spinlock_virt):
+ *
+ *  - On bare metal, a ticket: FIFO-fair, every waiter is served in
+ *    arrival order and none starves.
+ *  - Under a hypervisor, test-and-set with backoff: a waiter takes the
+ *    lock only when it is free (the cmpxchg of raw_spin_trylock()), and
+ *    otherwise backs off. A fair lock suffers from the host as well as
+ *    serving: with more vCPUs than host cores, every handoff waits for
+ *    the one vCPU whose ticket is next to be run by the host (lock-waiter
+ *    preemption), and at -smp 32 on two cores a contended ticket lock
+ *    made almost no progress. Linux takes the same way out
+ *    (virt_spin_lock()). `make bench` measures both, and a queued lock.
+ *
+ * The two ways agree on the word, so a lock may be taken either way:
+ * a try-lock succeeds only when no ticket is outstanding. Waiters spin
+ * with `pause` and only read the word until it looks free.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -28,16 +42,50 @@ static inline void spin_lock_init(spinlock_t *l)
 	l->next = 0;
 }
 
+#define SPINLOCK_BACKOFF_MAX	256u	/* pauses, at most, between tries */
+
+/* Set once, at boot, before a second CPU runs (spinlock_choose_mode()). */
+extern bool spinlock_virt;
+
 /* Take a ticket, wait for it. The acquire load of owner orders the
  * critical section after the previous holder's release store in
  * raw_spin_unlock(). */
-static inline void raw_spin_lock(spinlock_t *l) __acquires(l)
+static inline void raw_spin_lock_ticket(spinlock_t *l)
 {
 	u16 ticket = atomic_fetch_add(&l->next, 1);
 
 	while (smp_load_acquire(&l->owner) != ticket)
 		arch_cpu_relax();
 }
+
+static inline bool raw_spin_trylock(spinlock_t *l);
+
+/* Try; while the lock is busy, wait (reading only) for it to look free,
+ * with exponentially longer pauses, and try again. */
+static inline void raw_spin_lock_tas(spinlock_t *l)
+{
+	unsigned int backoff = 1, i;
+
+	while (!raw_spin_trylock(l)) {
+		do {
+			for (i = 0; i < backoff; i++)
+				arch_cpu_relax();
+			backoff = MIN(backoff * 2, SPINLOCK_BACKOFF_MAX);
+		} while (READ_ONCE(l->owner) != READ_ONCE(l->next));
+	}
+}
+
+static inline void raw_spin_lock(spinlock_t *l) __acquires(l)
+{
+	if (spinlock_virt)
+		raw_spin_lock_tas(l);
+	else
+		raw_spin_lock_ticket(l);
+}
+
+/* Boot: ticket locks, or test-and-set under a hypervisor (spinlock.mode=
+ * says which, or auto). Before the APs start. */
+void spinlock_choose_mode(void);
 
 static inline bool raw_spin_trylock(spinlock_t *l)
 {
