@@ -28,5 +28,5 @@ static void dereference_outside_reader(void)
 
 	pr_info("crash: rcu_dereference() outside a reader returned %p\n", p);
 }
-CRASH_KIND("rcu_deref", "rcu_dereference() outside a read-side section",
+CRASH_KIND_WARNS("rcu_deref", "rcu_dereference() outside a read-side section",
 	   dereference_outside_reader);
