@@ -12,6 +12,11 @@
 struct timer_base {
 	spinlock_t lock;
 	struct list_head pending;	/* sorted, soonest first */
+	/* Set by timer_rearm() from the callback now running: the tick
+	 * must not look at the timer itself once its callback has
+	 * returned (a sleeper's timer lives on a stack that may be gone),
+	 * unless the callback asked to run again. */
+	bool rearm_running;
 } __aligned(CACHE_LINE);
 
 static struct timer_base bases[MAX_CPUS];
@@ -81,7 +86,7 @@ void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg)
 void timer_rearm(struct timer *t, u64 expires_ns)
 {
 	t->expires_ns = expires_ns;
-	t->rearm = true;
+	bases[t->cpu].rearm_running = true;
 }
 
 /* From the tick, interrupts off. A callback that rearms goes back on the
@@ -102,9 +107,9 @@ void timer_run_expired(void)
 			break;
 		list_del(&t->link);
 		t->pending = false;
-		t->rearm = false;
+		b->rearm_running = false;
 		t->fn(t->arg);
-		if (t->rearm) {
+		if (b->rearm_running) {
 			t->pending = true;
 			list_add_tail(&t->link, &again);
 		}

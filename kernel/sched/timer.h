@@ -17,7 +17,6 @@ struct timer {
 	struct list_head link;
 	unsigned int cpu;
 	bool pending;
-	bool rearm;			/* timer_rearm() from its callback */
 };
 
 void timer_init_cpus(void);
