@@ -173,6 +173,7 @@ void rcu_barrier(void);
 /* Polled grace periods: a cookie now; later, whether a full grace period
  * has elapsed since. */
 unsigned long get_state_synchronize_rcu(void);
+unsigned long start_poll_synchronize_rcu(void);
 bool poll_state_synchronize_rcu(unsigned long cookie);
 void cond_synchronize_rcu(unsigned long cookie);
 

@@ -470,6 +470,24 @@ unsigned long get_state_synchronize_rcu(void)
 }
 
 /**
+ * start_poll_synchronize_rcu - a cookie for polling, and the grace period
+ *	it needs asked for
+ *
+ * Context: any context where get_state_synchronize_rcu() may be used;
+ * never sleeps. As get_state_synchronize_rcu(), and it also asks for the
+ * grace period the cookie waits for, so that polling with
+ * poll_state_synchronize_rcu() ends even if nothing else starts one.
+ * Return: the cookie.
+ */
+unsigned long start_poll_synchronize_rcu(void)
+{
+	unsigned long cookie = get_state_synchronize_rcu();
+
+	rcu_request_gp(cookie);
+	return cookie;
+}
+
+/**
  * poll_state_synchronize_rcu - has a full grace period elapsed?
  * @cookie: from get_state_synchronize_rcu()
  *

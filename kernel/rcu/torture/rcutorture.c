@@ -141,17 +141,22 @@ static void sync_pipe_advance(void)
 	}
 }
 
-/* A polled wait: a cookie, then either cond_synchronize_rcu() or polling
- * until poll_state_synchronize_rcu() says the grace period is over. */
+/* A polled wait: a cookie, then cond_synchronize_rcu(); or a cookie from
+ * start_poll_synchronize_rcu(), which asks for its grace period, and
+ * polling until poll_state_synchronize_rcu() says it is over. (A cookie
+ * of get_state_synchronize_rcu() polled alone could wait for ever: it
+ * asks for nothing, and every other writer may be polling too.) */
 static void poll_wait(struct prng *rng)
 {
-	unsigned long cookie = get_state_synchronize_rcu();
+	unsigned long cookie;
 
 	if (prng_below(rng, 2)) {
+		cookie = get_state_synchronize_rcu();
 		sleep_ms(prng_below(rng, 2));
 		cond_synchronize_rcu(cookie);
 		return;
 	}
+	cookie = start_poll_synchronize_rcu();
 	while (!poll_state_synchronize_rcu(cookie))
 		sleep_ms(1);
 }
