@@ -6,8 +6,11 @@
 #define KERNEL_ERRNO_H
 
 #define ENOENT		2
+#define EIO		5
 #define ENOMEM		12
+#define EBUSY		16
 #define EEXIST		17
+#define ENODEV		19
 #define ENOTDIR		20
 #define EISDIR		21
 #define EINVAL		22
@@ -24,6 +27,9 @@ static inline const char *errno_name(int err)
 	case ENOTDIR:		return "not a directory";
 	case EISDIR:		return "is a directory";
 	case EINVAL:		return "invalid argument";
+	case EBUSY:		return "busy";
+	case ENODEV:		return "no such device";
+	case EIO:		return "input/output error";
 	case ENAMETOOLONG:	return "name too long";
 	case ENOTEMPTY:		return "directory not empty";
 	}

@@ -20,6 +20,7 @@
 #include "kernel/rcu/hooks.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/smp_call.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/timer.h"
 #include "kernel/shell/shell.h"
@@ -90,11 +91,14 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	arch_call_on_stack(init_stack.top, kernel_init);
 }
 
+/* Each AP, at boot and whenever it comes back online (cpu_up()). */
 __noreturn void secondary_cpu_main(void)
 {
+	/* Out of the extended quiescent state it parked in, if it did,
+	 * before its first tick can run RCU's tick work. */
+	rcu_cpu_starting();
 	arch_timer_start();
-	atomic_add_relaxed(&nr_cpus_online, 1);
-	WRITE_ONCE(this_cpu()->online, 1);
+	smp_call_set_online(this_cpu_id(), true);
 	pr_info("online\n");
 	sched_start_ap();
 }

@@ -135,6 +135,12 @@ void arch_early_init(u64 boot_magic, u64 boot_info_phys);
 void arch_memory_init(void);
 void arch_cpu_init(void);
 void arch_smp_boot(void);
+
+/* CPU hotplug: the outgoing CPU parks for good (timer stopped,
+ * interrupts off); arch_cpu_start() brings a parked CPU back through the
+ * boot path into secondary_cpu_main(). False if it did not check in. */
+__noreturn void arch_cpu_park(void);
+bool arch_cpu_start(unsigned int cpu);
 void arch_timer_start(void);
 __noreturn void arch_call_on_stack(uptr stack_top, void (*fn)(void));
 

@@ -101,6 +101,13 @@ __init void lapic_timer_calibrate(u64 tsc_hz)
 		timer_hz / 1000);
 }
 
+/* Mask the timer and stop its count: a CPU about to park. */
+void lapic_timer_stop(void)
+{
+	ops->write(LAPIC_LVT_TIMER, LVT_MASKED);
+	ops->write(LAPIC_TIMER_INITIAL, 0);
+}
+
 void lapic_timer_start(unsigned int hz, u8 vector)
 {
 	u64 count = timer_hz / hz;

@@ -58,6 +58,7 @@ void lapic_send_startup(u32 apic_id, u8 page);
 /* Periodic timer: calibrate once on the boot CPU, start on every CPU. */
 void lapic_timer_calibrate(u64 tsc_hz);
 void lapic_timer_start(unsigned int hz, u8 vector);
+void lapic_timer_stop(void);
 
 /* For xapic.c: the MMIO mapping. */
 extern volatile u32 *xapic_mmio;

@@ -106,6 +106,9 @@ static __noreturn void ap_entry(u64 cpu)
 	secondary_cpu_main();
 }
 
+/* STARTUP IPIs until the AP checks in. The stack is allocated once: an
+ * AP that is started again (arch_cpu_start()) gets the same one, which
+ * its idle thread ran on and left when it parked. */
 static bool start_ap(unsigned int cpu)
 {
 	struct trampoline_params *params = phys_to_virt(TRAMPOLINE_PHYS +
@@ -113,10 +116,12 @@ static bool start_ap(unsigned int cpu)
 	u32 apic_id = acpi.apic_ids[cpu];
 	u64 waited;
 
-	if (kstack_alloc(&ap_stacks[cpu], "ap boot") < 0) {
+	if (!ap_stacks[cpu].top && kstack_alloc(&ap_stacks[cpu], "ap boot") < 0) {
 		pr_err("smp: no memory for cpu%u's stack; not started\n", cpu);
 		return false;
 	}
+	/* cpu0 never checks in: a stale value cannot pass for this AP's. */
+	WRITE_ONCE(checked_in, 0);
 	params->boot_cr3 = virt_to_phys(boot_pml4);
 	params->kernel_cr3 = read_cr3();
 	params->efer = rdmsr(MSR_EFER) & EFER_NXE;
@@ -181,4 +186,25 @@ void smp_register_ipis(void)
 
 	for (ipi = 0; ipi < ARCH_NR_IPIS; ipi++)
 		irq_register(VECTOR_IPI_BASE + ipi, ipi_interrupt);
+}
+
+/*
+ * CPU hotplug. A CPU going offline parks here for good, on its own idle
+ * thread's stack: its timer stopped, interrupts off, halted. Only INIT
+ * takes it out (an NMI only ends one hlt), and INIT resets it, so
+ * arch_cpu_start() sends INIT and the STARTUP IPIs again, and it comes
+ * back through the trampoline as at boot. The boot CPU never goes
+ * offline, so the IOAPIC routes (the UART's goes to cpu0) never move.
+ */
+__noreturn void arch_cpu_park(void)
+{
+	lapic_timer_stop();
+	arch_halt_forever();
+}
+
+bool arch_cpu_start(unsigned int cpu)
+{
+	lapic_send_init(acpi.apic_ids[cpu]);
+	udelay(INIT_DELAY_US);
+	return start_ap(cpu);
 }

@@ -172,6 +172,8 @@ __init void rcu_cb_threads_start(void)
 		rdp->cb_thread = thread_create_on(cb_thread_fn, rdp, name, cpu);
 		if (!rdp->cb_thread)
 			panic("rcu: no memory for %s", name);
+		/* A CPU going offline lets it finish the batch it took. */
+		thread_mark_per_cpu(rdp->cb_thread);
 	}
 }
 
@@ -181,6 +183,43 @@ static DEFINE_MUTEX(barrier_mutex);
 static struct rcu_head barrier_heads[MAX_CPUS];
 static unsigned int barrier_pending;
 static struct completion barrier_done;
+
+/*
+ * A CPU has parked: its callbacks come to this CPU, each segment keeping
+ * its grace period (rcu_cblist_merge()), those already done first in
+ * line. Called with rcu_hotplug_lock() held, so that an rcu_barrier()
+ * either queued behind them here or ran before they moved. Preemption
+ * and interrupts off: the list is this CPU's.
+ */
+void rcu_cpu_dead(unsigned int cpu)
+{
+	struct rcu_data *dead = &rcu_data[cpu], *rdp;
+	unsigned long flags = arch_irq_save(), moved;
+
+	rdp = &rcu_data[this_cpu_id()];
+	moved = dead->cbs.len;
+	if (rcu_bug(RCU_BUG_DROP_OFFLINE_CBS))
+		rcu_cblist_init(&dead->cbs);	/* the injected bug */
+	else
+		rcu_cblist_merge(&rdp->cbs, &dead->cbs);
+	rdp->cbs_adopted += moved;
+	accelerate(rdp);
+	if (rdp->cbs.len_done && !READ_ONCE(rdp->cb_thread_has_work)) {
+		WRITE_ONCE(rdp->cb_thread_has_work, true);
+		wake_up_all(&rdp->cb_wait);
+	}
+	arch_irq_restore(flags);
+}
+
+void rcu_hotplug_lock(void)
+{
+	mutex_lock(&barrier_mutex);
+}
+
+void rcu_hotplug_unlock(void)
+{
+	mutex_unlock(&barrier_mutex);
+}
 
 static void barrier_callback(void *unused)
 {

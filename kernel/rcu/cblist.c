@@ -137,3 +137,72 @@ bool rcu_cblist_oldest_wait(const struct rcu_cblist *l, unsigned long *gp)
 	}
 	return false;
 }
+
+/* Put the chain first..*last_next (n callbacks) at the end of segment
+ * seg: it then ends at last_next, and so does every later segment that
+ * was empty (ended where seg did). */
+static void insert_at_end_of(struct rcu_cblist *l, enum rcu_segment seg,
+			     struct rcu_head *first, struct rcu_head **last_next,
+			     unsigned long n)
+{
+	struct rcu_head **old = l->tails[seg];
+	int s;
+
+	*last_next = *old;
+	*old = first;
+	for (s = seg; s < SEG_COUNT; s++)
+		if (l->tails[s] == old)
+			l->tails[s] = last_next;
+	l->len += n;
+}
+
+/* The segment of dst whose grace period serves callbacks that need gp:
+ * the first tagged one that waits for gp or later, or, if none does, a
+ * free tagged one after the last in use (taking gp), or else NEXT_READY,
+ * raised to gp (its callbacks then wait longer, never less). */
+static enum rcu_segment segment_for(struct rcu_cblist *l, unsigned long gp)
+{
+	enum rcu_segment s;
+
+	for (s = SEG_WAIT; s <= SEG_NEXT_READY; s++) {
+		if (rcu_cblist_segment_empty(l, s)) {
+			if (s == SEG_NEXT_READY ||
+			    rcu_cblist_segment_empty(l, SEG_NEXT_READY)) {
+				l->gp_seq[s] = gp;
+				return s;
+			}
+			continue;
+		}
+		if (rcu_seq_done(l->gp_seq[s], gp))
+			return s;
+	}
+	l->gp_seq[SEG_NEXT_READY] = gp;
+	return SEG_NEXT_READY;
+}
+
+void rcu_cblist_merge(struct rcu_cblist *dst, struct rcu_cblist *src)
+{
+	struct rcu_head *first[SEG_COUNT];
+	unsigned long n[SEG_COUNT];
+	struct rcu_head **start = &src->head;
+	enum rcu_segment s, to;
+
+	/* Cut src into its segments first: inserting a chain rewrites its
+	 * last `next`, which is where the following segment began. */
+	for (s = SEG_DONE; s < SEG_COUNT; s++) {
+		n[s] = count_between(start, src->tails[s]);
+		first[s] = n[s] ? *start : NULL;
+		start = src->tails[s];
+	}
+	for (s = SEG_DONE; s < SEG_COUNT; s++) {
+		if (!n[s])
+			continue;
+		to = s;
+		if (s == SEG_WAIT || s == SEG_NEXT_READY)
+			to = segment_for(dst, src->gp_seq[s]);
+		insert_at_end_of(dst, to, first[s], src->tails[s], n[s]);
+		if (to == SEG_DONE)
+			dst->len_done += n[s];
+	}
+	rcu_cblist_init(src);
+}

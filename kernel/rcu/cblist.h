@@ -40,6 +40,10 @@ unsigned long rcu_cblist_take_done(struct rcu_cblist *l, unsigned long limit,
 				   struct rcu_head **out);
 /* The grace period the oldest waiting segment needs, if any. */
 bool rcu_cblist_oldest_wait(const struct rcu_cblist *l, unsigned long *gp);
+/* Move every callback of src (an offline CPU's list) into dst, each
+ * segment keeping its grace period or waiting for a later one, never an
+ * earlier; src is left empty. */
+void rcu_cblist_merge(struct rcu_cblist *dst, struct rcu_cblist *src);
 
 /* Grace-period sequence numbers: the low bit is set while a grace period
  * is in progress, so gp n runs from 2n-1 to 2n. Wrap-safe comparison. */

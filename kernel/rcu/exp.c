@@ -135,7 +135,10 @@ void synchronize_rcu_expedited(void)
 	 * reports before the add below may take the count to zero for a
 	 * moment; nobody waits yet, so its wake-up is spurious.) */
 	WRITE_ONCE(exp_outstanding, 1);
-	for_each_online_cpu(cpu) {
+	/* Every CPU, not only the online ones: a CPU going offline is out
+	 * of the online set while it may still finish a reader. Parked
+	 * CPUs are in an extended quiescent state, and are cleared below. */
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		if (cpu == me)
 			continue;
 		/* Release: a CPU that sees its flag (the xchg in
@@ -150,7 +153,7 @@ void synchronize_rcu_expedited(void)
 	 * are visible before we read the idle counters, and before the
 	 * IPIs; pairs with the barriers in rcu_idle_exit() and
 	 * rcu_irq_enter(), as in gp_start(). */
-	for_each_online_cpu(cpu) {
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		if (cpu == me)
 			continue;
 		/* Odd: the locked increment in rcu_idle_enter() or

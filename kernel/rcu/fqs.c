@@ -78,8 +78,11 @@ void rcu_force_quiescent_states(void)
  * (a bug in RCU) or never scheduled at all (a reader, or a region with
  * preemption off, that does not end).
  */
-static const char *stall_verdict(u64 ticks, u64 expected, u64 switches)
+static const char *stall_verdict(unsigned int cpu, u64 ticks, u64 expected,
+				 u64 switches)
 {
+	if (!READ_ONCE(cpu_area(cpu)->online))
+		return "it is offline, parked, and still waited for: an RCU bug";
 	if (ticks * 4 < expected)
 		return "the host hardly ran this vCPU: starved, not a kernel bug";
 	if (switches)
@@ -113,7 +116,7 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	       "~%llu expected, nudged %llu times, %llu passes through "
 	       "schedule(): %s\n", cpu, ticks, expected,
 	       rdp->nudges - rdp->nudges_snapshot, switches,
-	       stall_verdict(ticks, expected, switches));
+	       stall_verdict(cpu, ticks, expected, switches));
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
 }

@@ -16,4 +16,14 @@ void rcu_irq_exit(void);
 /* Every timer tick on every CPU. */
 void rcu_tick(void);
 
+/* CPU hotplug (kernel/hotplug.c calls them in this order). On the CPU
+ * going down, interrupts off: its last quiescent state. On a surviving
+ * CPU, once it has parked: take its callbacks. On a CPU coming up, first
+ * thing. rcu_hotplug_lock() keeps rcu_barrier() out meanwhile. */
+void rcu_cpu_dying(void);
+void rcu_cpu_dead(unsigned int cpu);
+void rcu_cpu_starting(void);
+void rcu_hotplug_lock(void);
+void rcu_hotplug_unlock(void);
+
 #endif

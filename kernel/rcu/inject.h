@@ -13,6 +13,8 @@ enum rcu_injected_bug {
 	RCU_BUG_EARLY_ADVANCE,	/* callbacks tagged one grace period early */
 	RCU_BUG_IDLE_BARRIER,	/* no full barrier on idle exit */
 	RCU_BUG_NO_NUDGE,	/* holdouts are never sent the nudge IPI */
+	RCU_BUG_DROP_OFFLINE_CBS, /* an offline CPU's callbacks are dropped */
+	RCU_BUG_OFFLINE_IN_MASKS, /* an offline CPU stays in the tree */
 };
 
 extern enum rcu_injected_bug rcu_injected;

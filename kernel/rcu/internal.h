@@ -63,6 +63,7 @@ struct rcu_data {
 	u64 context_switches;		/* rcu_note_context_switch calls */
 	u64 cbs_queued;
 	u64 cbs_invoked;
+	u64 cbs_adopted;		/* moved here from CPUs gone offline */
 	u64 nudges;			/* reschedule IPIs received from RCU */
 } __aligned(CACHE_LINE);
 

@@ -215,6 +215,44 @@ void rcu_idle_exit(void)
 	atomic_fetch_add(&rdp->eqs_seq, 1);
 }
 
+/*
+ * CPU hotplug, on the CPU itself, interrupts off. Going offline is idling
+ * for good: the CPU reports its quiescent state and enters the extended
+ * quiescent state it will not leave until it comes back, so no grace
+ * period begun from now on waits for it (leaf_wait_mask() skips it) and
+ * the one running, if it still owes, is reported on its behalf by the next
+ * scan (force_one() sees its counter odd). Its callbacks stay where they
+ * are until a surviving CPU takes them (rcu_cpu_dead()).
+ */
+void rcu_cpu_dying(void)
+{
+	unsigned int cpu = this_cpu_id();
+
+	if (rcu_bug(RCU_BUG_OFFLINE_IN_MASKS)) {
+		/* The injected bug: the parked CPU stays awake to RCU. */
+		return;
+	}
+	rcu_idle_enter();
+	/* rcu_idle_enter() checked the expedited flag before its locked
+	 * increment; a requester that set the flag meanwhile and then saw
+	 * the counter even sent an IPI that a parked CPU never takes. So
+	 * look again now that the increment is visible: store buffering
+	 * with full barriers on both sides (the requester's locked add
+	 * before it reads eqs_seq), one of the two sees the other. */
+	if (READ_ONCE(rcu_data[cpu].exp_pending))
+		rcu_exp_report_here();
+}
+
+/* Coming back online, before this CPU runs anything else: leave the
+ * extended quiescent state it parked in, as idle exit does. A grace
+ * period that began while it was offline did not wait for it, rightly:
+ * it held no reader then. */
+void rcu_cpu_starting(void)
+{
+	if (READ_ONCE(rcu_data[this_cpu_id()].eqs_seq) & 1)
+		rcu_idle_exit();
+}
+
 /* An interrupt on an idle CPU may use RCU readers: it leaves the
  * extended quiescent state for its duration. Outermost interrupt only. */
 void rcu_irq_enter(void)
@@ -305,8 +343,12 @@ static bool gp_needed(void)
 			     READ_ONCE(rcu_state.gp_seq_needed));
 }
 
-/* Which CPUs of `leaf` the grace period must wait for: the online ones
- * that are not idle. Samples each CPU's idle counter for the FQS scan. */
+/* Which CPUs of `leaf` the grace period must wait for: those not in an
+ * extended quiescent state (idle, or offline: parked CPUs, and CPUs that
+ * never came up, are in one for good). Not the online flag: cpu_down()
+ * clears it before the CPU has finished the reader it may be in, and
+ * the hotplug torture caught a grace period that ended under such a
+ * reader. Samples each CPU's idle counter for the FQS scan. */
 static u64 leaf_wait_mask(const struct rcu_node *leaf)
 {
 	unsigned int i, cpu;
@@ -314,8 +356,7 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 
 	for (i = 0; i < rcu_fanout_leaf; i++) {
 		cpu = leaf->first_cpu + i;
-		/* online is set once, as the CPU boots, and never cleared. */
-		if (cpu >= nr_cpus || !READ_ONCE(cpu_area(cpu)->online))
+		if (cpu >= nr_cpus)
 			continue;
 		/* After gp_start()'s smp_mb(). Odd: the locked increment in
 		 * rcu_idle_enter() or rcu_irq_exit() put the CPU's readers
@@ -571,6 +612,10 @@ __init void rcu_init(void)
 	}
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct rcu_node *leaf = rcu_leaf(cpu / rcu_fanout_leaf);
+
+		/* A CPU that did not start is, to RCU, parked for good. */
+		if (!READ_ONCE(cpu_area(cpu)->online))
+			WRITE_ONCE(rcu_data[cpu].eqs_seq, 1);
 
 		/* Read by its CPU in note_quiescent_state(), which finds
 		 * no grace period running in either node until

@@ -118,10 +118,22 @@ bool wake_up_thread(struct thread *t)
 	return woke;
 }
 
+/* The next thread to run. A CPU going offline runs only its per-CPU
+ * kernel threads (until they sleep) and then its idle thread, which takes
+ * it down (sched/hotplug.c); everything else waits to be moved. */
 static struct thread *pick_next(struct run_queue *rq)
 {
 	struct thread *next;
 
+	if (unlikely(READ_ONCE(rq->going_down))) {
+		list_for_each_entry(next, &rq->queue, run_link) {
+			if (next->per_cpu) {
+				rq_dequeue(rq, next);
+				return next;
+			}
+		}
+		return rq->idle;
+	}
 	if (list_empty(&rq->queue))
 		return rq->idle;
 	next = list_first_entry(&rq->queue, struct thread, run_link);

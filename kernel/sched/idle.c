@@ -5,6 +5,7 @@
  * order of tests and halts matters to RCU as much as to the scheduler.
  */
 #include "internal.h"
+#include "kernel/hotplug.h"
 #include "kernel/init.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
@@ -41,6 +42,10 @@ __noreturn void cpu_idle_loop(void)
 
 	for (;;) {
 		arch_irq_disable();
+		/* Told to go down, and no per-CPU thread left to run. */
+		if (unlikely(READ_ONCE(rq->going_down)) &&
+		    sched_cpu_may_park(rq))
+			cpu_die_here();
 		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
 		    !sched_balance(cpu, true)) {
 			u64 start = clock_ns();
@@ -75,15 +80,21 @@ __init void sched_start_boot_cpu(void)
 	idle->fn = idle_entry;
 }
 
+/* An AP's boot context becomes its idle thread: a new one at boot, the
+ * same one when the CPU comes back from offline (its old context, parked
+ * on this stack, is gone). */
 __noreturn void sched_start_ap(void)
 {
 	unsigned int cpu = this_cpu_id();
 	struct run_queue *rq = &run_queues[cpu];
-	struct thread *idle = kzalloc(sizeof(*idle));
+	struct thread *idle = rq->idle;
 
-	if (!idle)
-		panic("no memory for cpu%u's idle thread", cpu);
-	make_idle(rq, idle, cpu);
+	if (!idle) {
+		idle = kzalloc(sizeof(*idle));
+		if (!idle)
+			panic("no memory for cpu%u's idle thread", cpu);
+		make_idle(rq, idle, cpu);
+	}
 	idle->on_cpu = true;
 	idle->switched_in_ns = clock_ns();
 	rq->current = idle;

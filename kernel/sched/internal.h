@@ -22,6 +22,9 @@ struct run_queue {
 	u64 slice_start_ns;
 	u64 migrations_in;
 	u64 balance_contended;		/* pulls given up: a lock was busy */
+	/* Set by cpu_down() (WRITE_ONCE), read by this CPU's scheduler:
+	 * pick only per-CPU threads, then go down from the idle loop. */
+	bool going_down;
 	unsigned int ticks_since_balance;
 } __aligned(CACHE_LINE);
 
@@ -33,6 +36,12 @@ struct run_queue *lock_thread_rq(struct thread *t, unsigned long *flags);
 void resched_cpu(unsigned int cpu);
 void finish_switch(struct run_queue *rq);
 __noreturn void cpu_idle_loop(void);
+/* The idle loop of a CPU going offline: true once it may park. */
+bool sched_cpu_may_park(struct run_queue *rq);
+unsigned int thread_rehome_sleepers(unsigned int cpu,
+				    unsigned int (*new_home)(
+					    const struct thread *t,
+					    unsigned int dying));
 
 /* thread.c's pieces that bring-up (core.c, idle.c) builds on. */
 extern struct thread init_thread;

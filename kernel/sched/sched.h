@@ -45,6 +45,9 @@ struct thread {
 	bool on_cpu;			/* running, or still switching out */
 	bool is_idle;
 	bool movable;			/* allowed on more than one CPU */
+	/* A per-CPU kernel thread (rcuc/N): a CPU going offline lets it run
+	 * until it sleeps, then leaves it parked with the CPU. */
+	bool per_cpu;
 	void (*fn)(void *arg);
 	void *arg;
 	u64 switched_in_ns;
@@ -62,6 +65,8 @@ struct thread *thread_create_on(thread_fn fn, void *arg, const char *name,
 				unsigned int cpu);
 struct thread *thread_create_mask(thread_fn fn, void *arg, const char *name,
 				  const struct cpumask *allowed);
+/* Mark t, pinned to one CPU, as that CPU's kernel thread (see per_cpu). */
+void thread_mark_per_cpu(struct thread *t);
 /* Wait for a thread to exit and free it. Every thread must be joined. */
 void thread_join(struct thread *t);
 __noreturn void thread_exit(void);
@@ -112,6 +117,13 @@ struct sched_cpu_stats {
 };
 
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *out);
+
+/* CPU hotplug (sched/hotplug.c; kernel/hotplug.c runs the whole). */
+void sched_cpu_going_down(unsigned int cpu);
+void sched_cpu_coming_up(unsigned int cpu);
+/* On the CPU going down, interrupts off: move its threads away; returns
+ * how many moved. */
+unsigned int sched_migrate_away(unsigned int cpu);
 unsigned int sched_nr_threads(void);
 
 #endif

@@ -32,6 +32,21 @@ void smp_call_function_interrupt(void)
 	atomic_fetch_sub(&calls_outstanding, 1);
 }
 
+/* CPU hotplug: a CPU joins or leaves the online set only under call_lock,
+ * so a call never counts a CPU that will not answer it. An AP coming up
+ * may wait here with interrupts off: no call in flight counts it yet. */
+void smp_call_set_online(unsigned int cpu, bool online)
+{
+	while (!spin_trylock(&call_lock))
+		arch_cpu_relax();
+	WRITE_ONCE(cpu_area(cpu)->online, online);
+	if (online)
+		atomic_fetch_add(&nr_cpus_online, 1);
+	else
+		atomic_fetch_sub(&nr_cpus_online, 1);
+	spin_unlock(&call_lock);
+}
+
 void smp_call_function_all(smp_call_fn fn, void *arg)
 {
 	unsigned int cpu, me, others = 0;

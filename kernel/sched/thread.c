@@ -218,6 +218,33 @@ size_t thread_snapshot(struct thread_info *out, size_t max)
 	return n;
 }
 
+/* For a CPU going offline, its queue lock held: every movable thread
+ * asleep on it gets the home new_home() picks, so that its wake-up queues
+ * it there. A thread that is neither queued nor running can only change
+ * under this queue lock. */
+unsigned int thread_rehome_sleepers(unsigned int cpu,
+				    unsigned int (*new_home)(
+					    const struct thread *t,
+					    unsigned int dying))
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+	unsigned int moved = 0, to;
+	struct thread *t;
+
+	list_for_each_entry(t, &all_threads, all_link) {
+		if (t->cpu != cpu || !t->movable || t->on_queue ||
+		    t->on_cpu || t->state != THREAD_SLEEPING)
+			continue;
+		to = new_home(t, cpu);
+		if (to == MAX_CPUS)
+			continue;
+		WRITE_ONCE(t->cpu, to);
+		moved++;
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+	return moved;
+}
+
 unsigned int sched_nr_threads(void)
 {
 	return READ_ONCE(nr_threads);

@@ -59,11 +59,27 @@ void timer_add(struct timer *t, u64 expires_ns)
 	arch_irq_restore(flags);
 }
 
+/* Lock the base that holds t, following it if a CPU going offline moves
+ * it meanwhile (timer_migrate_away() changes t->cpu under both locks). */
+static struct timer_base *lock_timer_base(struct timer *t,
+					  unsigned long *flags)
+{
+	for (;;) {
+		unsigned int cpu = READ_ONCE(t->cpu);
+		struct timer_base *b = &bases[cpu];
+
+		*flags = spin_lock_irqsave(&b->lock);
+		if (READ_ONCE(t->cpu) == cpu)
+			return b;
+		spin_unlock_irqrestore(&b->lock, *flags);
+	}
+}
+
 /* Take a timer off its list if it has not fired; true if it had not. */
 bool timer_cancel(struct timer *t)
 {
-	struct timer_base *b = &bases[t->cpu];
-	unsigned long flags = spin_lock_irqsave(&b->lock);
+	unsigned long flags;
+	struct timer_base *b = lock_timer_base(t, &flags);
 	bool was_pending = t->pending;
 
 	if (was_pending) {
@@ -76,8 +92,8 @@ bool timer_cancel(struct timer *t)
 
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg)
 {
-	struct timer_base *b = &bases[t->cpu];
-	unsigned long flags = spin_lock_irqsave(&b->lock);
+	unsigned long flags;
+	struct timer_base *b = lock_timer_base(t, &flags);
 
 	fn(arg);
 	spin_unlock_irqrestore(&b->lock, flags);
@@ -170,6 +186,27 @@ void sleep_ns(u64 ns)
 void sleep_ms(u64 ms)
 {
 	sleep_ns(ms * NSEC_PER_MSEC);
+}
+
+/* For a CPU going offline, from its idle thread with interrupts off:
+ * every pending timer moves to cpu `to`, keeping its expiry. Both bases
+ * are locked, lower CPU first, so timer_cancel() finds each timer where
+ * it is. */
+void timer_migrate_away(unsigned int cpu, unsigned int to)
+{
+	struct timer_base *from = &bases[cpu], *dest = &bases[to];
+	struct timer *t;
+
+	raw_spin_lock(cpu < to ? &from->lock : &dest->lock);
+	raw_spin_lock(cpu < to ? &dest->lock : &from->lock);
+	while (!list_empty(&from->pending)) {
+		t = list_first_entry(&from->pending, struct timer, link);
+		list_del(&t->link);
+		WRITE_ONCE(t->cpu, to);
+		insert_sorted(dest, t);
+	}
+	raw_spin_unlock(&dest->lock);
+	raw_spin_unlock(&from->lock);
 }
 
 /* The tick: every timer interrupt of every CPU. cpu0 keeps jiffies; each

@@ -28,6 +28,8 @@ bool timer_cancel(struct timer *t);
 /* From t's own callback only (the timer lock is held there): run it again
  * at expires_ns, on the same CPU. A periodic timer is one that rearms. */
 void timer_rearm(struct timer *t, u64 expires_ns);
+/* CPU hotplug: the timers of an outgoing CPU move to cpu `to`. */
+void timer_migrate_away(unsigned int cpu, unsigned int to);
 /* Run fn(arg) under the timer lock of the CPU that owns t. */
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg);
 

@@ -1,10 +1,13 @@
-/* Shell commands about CPUs and threads: cpus, ps. */
+/* Shell commands about CPUs and threads: cpus, cpu, ps. */
 #include "shell.h"
+#include "kernel/errno.h"
+#include "kernel/hotplug.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
+#include "lib/string.h"
 
 /* Threads that may be created between counting and copying the table. */
 #define PS_SLACK	16
@@ -18,17 +21,18 @@ static void cmd_cpus(int argc, char **argv)
 		return;
 	console_printf("%u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
 		       nr_cpus);
-	console_printf("cpu  apic       ticks   idle    switches  queued  "
-		       "migrated in\n");
-	for_each_online_cpu(cpu) {
+	console_printf("cpu  apic  state         ticks   idle    switches  "
+		       "queued  migrated in\n");
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct percpu *pc = cpu_area(cpu);
 		struct sched_cpu_stats s;
 		u64 idle_permille;
 
 		sched_cpu_stats(cpu, &s);
 		idle_permille = now ? MIN(s.idle_ns, now) * 1000 / now : 0;
-		console_printf("%3u  %4u  %10llu  %3llu.%llu%%  %10llu  %6llu  "
-			       "%11llu\n", cpu, arch_cpu_hw_id(cpu),
+		console_printf("%3u  %4u  %-7s  %10llu  %3llu.%llu%%  %10llu  "
+			       "%6llu  %11llu\n", cpu, arch_cpu_hw_id(cpu),
+			       READ_ONCE(pc->online) ? "online" : "offline",
 			       READ_ONCE(pc->ticks), idle_permille / 10,
 			       idle_permille % 10, s.switches, s.nr_queued,
 			       s.migrations_in);
@@ -36,8 +40,46 @@ static void cmd_cpus(int argc, char **argv)
 	console_printf("(idle: share of the time since boot spent idle)\n");
 }
 SHELL_COMMAND("cpus", "cpus",
-	      "online CPUs: APIC ids, ticks, idle share, context switches",
+	      "every CPU: APIC id, online or offline, ticks, idle share, "
+	      "context switches",
 	      cmd_cpus);
+
+/* cpu N off|on: CPU hotplug, with one line for each way it can go wrong. */
+static void cmd_cpu(int argc, char **argv)
+{
+	u64 cpu;
+	bool off;
+	int err;
+
+	if (argc != 3 || (strcmp(argv[2], "off") && strcmp(argv[2], "on"))) {
+		console_printf("cpu: expected 'cpu N off' or 'cpu N on'\n");
+		return;
+	}
+	if (!shell_parse_number("cpu", argv[1], "CPU number", 0, ~0u, &cpu))
+		return;
+	off = !strcmp(argv[2], "off");
+	err = off ? cpu_down(cpu) : cpu_up(cpu);
+	if (err == -EINVAL)
+		console_printf("cpu: cpu0 is the boot CPU; it cannot go "
+			       "offline\n");
+	else if (err == -ENODEV)
+		console_printf("cpu: no cpu%llu: this machine has cpu0 to "
+			       "cpu%u\n", cpu, nr_cpus - 1);
+	else if (err == -EBUSY)
+		console_printf("cpu: cpu%llu is already %s\n", cpu,
+			       off ? "offline" : "online");
+	else if (err)
+		console_printf("cpu: cpu%llu did not come back: %s\n", cpu,
+			       errno_name(err));
+	else
+		console_printf("cpu%llu is %s\n", cpu, off ? "offline" : "online");
+}
+SHELL_COMMAND("cpu", "cpu N off|on",
+	      "take a CPU offline or bring it back (not cpu0)\n"
+	      "An offline CPU's threads and timers move to other CPUs, its "
+	      "RCU callbacks to the CPU that took it down; it parks until "
+	      "'cpu N on' starts it again.",
+	      cmd_cpu);
 
 static void cmd_ps(int argc, char **argv)
 {

@@ -9,13 +9,16 @@ enum rcu_injected_bug rcu_injected;
 static char inject_name[24];
 CMDLINE_STRING("rcu.inject", inject_name,
 	       "debug: plant an RCU bug: none, forget_cpu, early_advance, "
-	       "idle_barrier or no_nudge");
+	       "idle_barrier, no_nudge, drop_offline_cbs or "
+	       "offline_in_masks");
 
 static const char *const bug_names[] = {
 	[RCU_BUG_FORGET_CPU] = "forget_cpu",
 	[RCU_BUG_EARLY_ADVANCE] = "early_advance",
 	[RCU_BUG_IDLE_BARRIER] = "idle_barrier",
 	[RCU_BUG_NO_NUDGE] = "no_nudge",
+	[RCU_BUG_DROP_OFFLINE_CBS] = "drop_offline_cbs",
+	[RCU_BUG_OFFLINE_IN_MASKS] = "offline_in_masks",
 };
 
 /* Parse rcu.inject once the command line has been read. */
@@ -39,5 +42,6 @@ __init void rcu_inject_init(void)
 		}
 	}
 	pr_err("rcu: rcu.inject=%s: expected none, forget_cpu, "
-	       "early_advance, idle_barrier or no_nudge; no bug planted\n", inject_name);
+	       "early_advance, idle_barrier, no_nudge, drop_offline_cbs or "
+	       "offline_in_masks; no bug planted\n", inject_name);
 }

@@ -53,6 +53,10 @@ struct torture_state {
 	unsigned long writer_stalls;
 	unsigned long sections;
 	unsigned long irq_sections;	/* of those, in interrupt handlers */
+	/* CPU hotplug (onoff.c), Linux's onoff: field. */
+	unsigned long offline_attempts, offline_successes;
+	unsigned long online_attempts, online_successes;
+	unsigned long onoff_failures;
 	struct thread *threads[TORTURE_MAX_THREADS];
 	unsigned int nr_threads;
 };
@@ -77,5 +81,8 @@ void torture_teardown(void);
  * handlers sent to every CPU (irq_readers.c). */
 void torture_irq_readers_start(void);
 void torture_irq_readers_stop(void);
+/* CPUs going offline and back during the run (onoff.c). */
+void torture_onoff_start(void);
+void torture_onoff_stop(void);
 
 #endif

@@ -92,7 +92,8 @@ void torture_irq_readers_stop(void)
 	unsigned int cpu;
 
 	WRITE_ONCE(irq_readers_stop, true);
-	for_each_online_cpu(cpu)
+	/* Every CPU's, online or not: an offline CPU's timer moved on. */
+	for (cpu = 0; cpu < nr_cpus; cpu++)
 		timer_cancel(&irq_readers[cpu].timer);
 	if (ipi_thread)
 		thread_join(ipi_thread);

@@ -247,6 +247,22 @@ static void writer_fn(void *unused)
 	rcu_barrier();
 }
 
+/* Once the writer has waited out its pipes and rcu_barrier(), every
+ * element it retired but the current one has been freed: a callback that
+ * never ran (dropped, say, as a CPU went offline) leaves one behind. */
+static bool none_lost(void)
+{
+	unsigned long retired = READ_ONCE(torture.version) -
+				(rcu_access_pointer(torture.current) != NULL);
+	unsigned long freed = READ_ONCE(torture.frees);
+
+	if (freed == retired)
+		return true;
+	pr_err("rcu-torture: ??? %lu of %lu retired elements were never freed: "
+	       "their callbacks did not run\n", retired - freed, retired);
+	return false;
+}
+
 /* A stall warning during the run fails it too: it is how a missing
  * nudge shows when the hogs run alone. */
 static bool no_new_stalls(u64 before)
@@ -321,8 +337,20 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	oracle_reset();
 	torture_start_threads(writer_fn);
 	torture_irq_readers_start();
+	torture_onoff_start();
 	started_ns = clock_ns();
 	ok = torture_monitor(stop);
+	if (!no_new_stalls(start.stalls)) {
+		/* Grace periods have stopped: the writer, the hotplug thread
+		 * and rcu_barrier() would never return, so neither would a
+		 * join. End now, leaving them as they are. */
+		pr_err("rcu-torture: ??? grace periods stalled: the test's "
+		       "threads are left running\n");
+		print_totals(&start, cbs_at_start);
+		torture_print_stats("End of test: FAILURE");
+		return false;
+	}
+	torture_onoff_stop();
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
 	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop))) {
 		rcu_get_stats(&before_flood);
@@ -333,6 +361,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_irq_readers_stop();
 	torture_stop_threads();
 	ok &= torture_errors() == 0;
+	ok &= none_lost();
 	ok &= no_new_stalls(start.stalls);
 	print_totals(&start, cbs_at_start);
 	torture_print_stats(ok ? "End of test: SUCCESS" : "End of test: FAILURE");

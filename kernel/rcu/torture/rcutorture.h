@@ -17,6 +17,8 @@ struct torture_config {
 	u64 seed;
 	char gp[64];			/* flavours: sync,exp,poll,async,barrier */
 	bool forward_progress;		/* end with a call_rcu() flood */
+	unsigned int onoff_interval_ms;	/* CPU hotplug every so often */
+	unsigned int onoff_holdoff_ms;
 };
 
 /* The torture.* command-line options. */

@@ -102,7 +102,7 @@ void torture_read_section(struct prng *rng, bool in_interrupt)
 {
 	unsigned int depth = 1 + prng_below(rng, 3), i;
 	bool irqs_off = !in_interrupt && prng_below(rng, 8) == 0;
-	unsigned long flags = 0, batch_start, cookie, pipe;
+	unsigned long flags = 0, batch_start, cookie, pipe, seq_start;
 	struct torture_elem *e;
 
 	/* The cookie is taken inside the section: a grace period that
@@ -113,6 +113,7 @@ void torture_read_section(struct prng *rng, bool in_interrupt)
 		rcu_read_lock();
 	oracle_reader_begin();
 	cookie = get_state_synchronize_rcu();
+	seq_start = rcu_gp_seq_now();
 	if (irqs_off)
 		local_irq_save(flags);
 	batch_start = completed_gps();
@@ -127,8 +128,14 @@ void torture_read_section(struct prng *rng, bool in_interrupt)
 		pipe = READ_ONCE(e->pipe_count);
 		count(torture.reader_pipe, pipe);
 		count(torture.reader_batch, completed_gps() - batch_start);
-		if (poll_state_synchronize_rcu(cookie))
+		if (poll_state_synchronize_rcu(cookie)) {
 			atomic_add_relaxed(&torture.poll_early, 1);
+			pr_err("rcu-torture: !!! cpu%u's %s section: its cookie "
+			       "%lu (taken inside it, gp_seq %lu at its start) "
+			       "completed before its end (gp_seq %lu)\n",
+			       this_cpu_id(), in_interrupt ? "interrupt" :
+			       "thread", cookie, seq_start, rcu_gp_seq_now());
+		}
 	}
 	if (irqs_off)
 		local_irq_restore(flags);
@@ -189,6 +196,17 @@ static void hog_fn(void *arg)
 	}
 }
 
+/* The nth online CPU: CPUs may be offline when the run begins. */
+static unsigned int online_cpu(unsigned int n)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (n-- == 0)
+			return cpu;
+	return 0;
+}
+
 int torture_setup(const struct torture_config *cfg)
 {
 	unsigned int i;
@@ -239,9 +257,11 @@ void torture_start_threads(thread_fn writer)
 	for (i = 0; i < torture.cfg.fakewriters; i++)
 		spawn(torture_fakewriter, i, "rcu_torture_fakewriter", -1);
 	for (i = 0; i < torture.cfg.readers; i++)
-		spawn(reader_fn, i, "rcu_torture_reader", i % nr_cpus_online);
+		spawn(reader_fn, i, "rcu_torture_reader",
+		      online_cpu(i % nr_cpus_online));
 	for (i = 0; i < nr_cpus_online; i++)
-		spawn(hog_fn, i, "rcu_torture_hog", i);
+		spawn(hog_fn, online_cpu(i), "rcu_torture_hog",
+		      online_cpu(i));
 }
 
 unsigned long torture_errors(void)
@@ -258,6 +278,8 @@ unsigned long torture_errors(void)
 		bad += READ_ONCE(torture.reader_pipe[i]);
 	for (i = 2; i <= TORTURE_PIPE_LEN; i++)
 		bad += READ_ONCE(torture.reader_batch[i]);
+	/* A CPU that would not go down or come back. */
+	bad += READ_ONCE(torture.onoff_failures);
 	oracle_get_counts(&oc);
 	return bad + READ_ONCE(torture.poison_seen) +
 	       READ_ONCE(torture.poll_early) + torture.writer_stalls +
@@ -281,13 +303,17 @@ void torture_print_stats(const char *tail)
 	bool bad = torture_errors() != 0;
 
 	pr_info("rcu-torture: rtc: %p ver: %lu tfle: %d rta: %lu rtaf: %lu "
-		"rtf: %lu rtmbe: %lu rtpoll: %lu nt: %lu\n",
+		"rtf: %lu rtmbe: %lu rtpoll: %lu nt: %lu onoff: %lu/%lu:%lu/%lu\n",
 		(void *)rcu_access_pointer(torture.current),
 		READ_ONCE(torture.version), torture.pool_empty ? 1 : 0,
 		READ_ONCE(torture.free_circulation[0]),
 		READ_ONCE(torture.pool_empty), READ_ONCE(torture.frees),
 		READ_ONCE(torture.poison_seen), READ_ONCE(torture.poll_early),
-		READ_ONCE(torture.sections));
+		READ_ONCE(torture.sections),
+		READ_ONCE(torture.offline_successes),
+		READ_ONCE(torture.offline_attempts),
+		READ_ONCE(torture.online_successes),
+		READ_ONCE(torture.online_attempts));
 	print_hist("Reader Pipe", torture.reader_pipe, bad);
 	print_hist("Reader Batch", torture.reader_batch, bad);
 	print_hist("Free-Block Circulation", torture.free_circulation, false);

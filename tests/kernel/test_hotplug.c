@@ -1,0 +1,159 @@
+/*
+ * The hotplug suite: CPUs go offline and come back, and each step keeps
+ * what it must: callbacks queued on the outgoing CPU are all invoked,
+ * each once; threads and timers move to CPUs that run them; grace
+ * periods, normal and expedited, stop waiting for the offline CPU; and
+ * every CPU but the boot CPU goes down and up.
+ */
+#include "kernel/errno.h"
+#include "kernel/hotplug.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/stats.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
+#include "kernel/time.h"
+#include "lib/atomic.h"
+#include "lib/string.h"
+
+#define HOTPLUG_CBS	2000u
+
+KTEST(hotplug, errors_are_named)
+{
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	KEXPECT_EQ(cpu_down(0), -EINVAL);
+	KEXPECT_EQ(cpu_down(nr_cpus), -ENODEV);
+	KEXPECT_EQ(cpu_up(1), -EBUSY);
+	KEXPECT_EQ(cpu_down(1), 0);
+	KEXPECT_EQ(cpu_down(1), -EBUSY);
+	KEXPECT_EQ(cpu_up(1), 0);
+}
+
+/* Every CPU but cpu0 goes down and comes back; the online count and each
+ * CPU's flag follow, and a thread pinned there runs again afterwards. */
+static void note_cpu(void *arg)
+{
+	WRITE_ONCE(*(unsigned int *)arg, this_cpu_id());
+}
+
+KTEST_TIMEOUT(hotplug, every_cpu_goes_down_and_up, 120000)
+{
+	unsigned int cpu, ran_on;
+
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		unsigned int online = READ_ONCE(nr_cpus_online);
+		struct thread *pinned;
+
+		KASSERT_EQ(cpu_down(cpu), 0);
+		KEXPECT_FALSE(READ_ONCE(cpu_area(cpu)->online));
+		KEXPECT_EQ(READ_ONCE(nr_cpus_online), online - 1);
+		KASSERT_EQ(cpu_up(cpu), 0);
+		KEXPECT_TRUE(READ_ONCE(cpu_area(cpu)->online));
+		KEXPECT_EQ(READ_ONCE(nr_cpus_online), online);
+		ran_on = MAX_CPUS;
+		pinned = thread_create_on(note_cpu, &ran_on, "pinned", cpu);
+		KASSERT_TRUE(pinned != NULL);
+		thread_join(pinned);
+		KEXPECT_EQ(ran_on, cpu);
+	}
+}
+
+/* Callbacks queued on cpu1 just before it goes down: every one runs,
+ * once, after it has moved. */
+static unsigned int cb_runs[HOTPLUG_CBS];
+static struct rcu_head cb_heads[HOTPLUG_CBS];
+
+static void count_run(void *arg)
+{
+	atomic_add_relaxed(&cb_runs[(uptr)arg], 1);
+}
+
+static void queue_callbacks(void *unused)
+{
+	unsigned int i;
+
+	(void)unused;
+	for (i = 0; i < HOTPLUG_CBS; i++)
+		call_rcu(&cb_heads[i], count_run, (void *)(uptr)i);
+}
+
+KTEST_TIMEOUT(hotplug, callbacks_move_and_run_once, 120000)
+{
+	struct rcu_cpu_stats before, after;
+	unsigned int i, wrong = 0;
+	struct thread *queuer;
+
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	memset(cb_runs, 0, sizeof(cb_runs));
+	queuer = thread_create_on(queue_callbacks, NULL, "queue_cbs", 1);
+	KASSERT_TRUE(queuer != NULL);
+	thread_join(queuer);
+	rcu_get_cpu_stats(1, &before);
+	KASSERT_EQ(cpu_down(1), 0);
+	rcu_get_cpu_stats(1, &after);
+	KEXPECT_EQ(after.cbs_pending, 0ull);
+	rcu_barrier();
+	for (i = 0; i < HOTPLUG_CBS; i++)
+		wrong += cb_runs[i] != 1;
+	KEXPECT_EQ(wrong, 0u);
+	console_printf("    # %llu of %u callbacks were still on cpu1 when it "
+		       "went down\n", before.cbs_pending, HOTPLUG_CBS);
+	KEXPECT_EQ(cpu_up(1), 0);
+}
+
+/* A movable thread asleep on cpu1 when it goes down: its timer moves and
+ * fires, and it wakes on another CPU. */
+static void nap_then_note(void *arg)
+{
+	sleep_ms(50);
+	note_cpu(arg);
+}
+
+KTEST_TIMEOUT(hotplug, threads_and_timers_move, 120000)
+{
+	unsigned int ran_on = MAX_CPUS, home;
+	struct cpumask all;
+	struct thread *napper;
+
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	cpumask_fill(&all);
+	napper = thread_create_mask(nap_then_note, &ran_on, "napper", &all);
+	KASSERT_TRUE(napper != NULL);
+	sleep_ms(5);
+	home = READ_ONCE(napper->cpu);
+	KEXPECT_EQ(cpu_down(home ? home : 1), 0);
+	thread_join(napper);
+	KEXPECT_LT(ran_on, (unsigned int)MAX_CPUS);
+	KEXPECT_TRUE(READ_ONCE(cpu_area(ran_on)->online));
+	for (unsigned int cpu = 1; cpu < nr_cpus; cpu++)
+		if (!READ_ONCE(cpu_area(cpu)->online))
+			KEXPECT_EQ(cpu_up(cpu), 0);
+}
+
+/* With cpu1 offline, grace periods of both kinds end: no one waits for
+ * a parked CPU, which RCU sees in its extended quiescent state. */
+KTEST_TIMEOUT(hotplug, grace_periods_skip_offline_cpu, 120000)
+{
+	struct rcu_cpu_stats s;
+	unsigned int i;
+
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	KASSERT_EQ(cpu_down(1), 0);
+	rcu_get_cpu_stats(1, &s);
+	KEXPECT_TRUE(s.idle);
+	for (i = 0; i < 20; i++) {
+		synchronize_kernel();
+		synchronize_rcu_expedited();
+	}
+	rcu_barrier();
+	KEXPECT_EQ(cpu_up(1), 0);
+	rcu_get_cpu_stats(1, &s);
+	synchronize_kernel();
+}
