@@ -238,7 +238,10 @@ void rcu_cpu_dying(void)
 	 * the counter even sent an IPI that a parked CPU never takes. So
 	 * look again now that the increment is visible: store buffering
 	 * with full barriers on both sides (the requester's locked add
-	 * before it reads eqs_seq), one of the two sees the other. */
+	 * before it reads eqs_seq), one of the two sees the other. A grace
+	 * period that began in the same gap is reported now too, rather
+	 * than left to the next scan (the model check found the gap). */
+	note_quiescent_state(cpu);
 	if (READ_ONCE(rcu_data[cpu].exp_pending))
 		rcu_exp_report_here();
 }

@@ -111,10 +111,17 @@
  *  INJECT_NO_NUDGE        force_one() never nudges a running holdout
  */
 
+/* HOTPLUG: cpu1 also goes offline and may come back (the search grows
+ * eightfold, so that run takes one section fewer). */
+#ifdef HOTPLUG
+#define NSECT	1
+#else
 #define NSECT	2	/* read-side sections cpu1 runs */
+#endif
 #define NTICK1	1	/* ticks that can wake cpu1 */
 #define NCB	2	/* callbacks the updater queues */
 #define FQS_MAX	1	/* holdout scans per grace period */
+#define NHOTPLUG	1	/* times cpu1 goes offline and comes back */
 
 #define SEG_DONE	0
 #define SEG_WAIT	1
@@ -155,6 +162,16 @@ bool ipi_exp1;
 
 byte exp_outstanding;
 bool exp_woken;
+
+/* CPU hotplug (kernel/hotplug.c): cpu_down() clears online1 at once, while
+ * cpu1 may still be in a reader, and asks it to go down (down_req); cpu1
+ * goes down from its idle loop and parks (parked1) until cpu_up()
+ * starts it again (start1). */
+bool online1 = true;
+bool down_req;
+bool parked1;
+bool start1;
+byte hp_left = NHOTPLUG;
 
 /* cpu0's rcu_cblist. Callback k is the k-th queued and a tail is the
  * index of the first callback after its segment, so the C's "tails[i] =
@@ -442,13 +459,16 @@ thread:
 
 idle_loop:
 	do
-	:: need_resched1 ->
+#ifdef HOTPLUG
+	:: down_req -> goto going_down
+#endif
+	:: !down_req && need_resched1 ->
 		c1_schedule();
 		if
 		:: goto thread
 		:: skip
 		fi
-	:: else ->
+	:: !down_req && !need_resched1 ->
 		/* rcu_idle_enter(), interrupts off until sti; hlt */
 		c1_note_qs();
 		d_step {
@@ -469,8 +489,74 @@ end_hlt:	c1_irq(CTX_EQS);
 
 end_busy:
 	c1_irq(CTX_THREAD);
-	goto end_busy
+	goto end_busy;
+#ifdef HOTPLUG
+	/* cpu_die_here(), interrupts off: rcu_cpu_dying() is
+	 * rcu_idle_enter() for good, then a second look at the expedited
+	 * flag; then cpu1 parks, taking no interrupt, until INIT, which
+	 * drops whatever IPIs were pending. */
+going_down:
+	c1_note_qs();
+	d_step {
+		if
+		:: exp_pending1 -> c1_report_exp()
+		:: else -> skip
+		fi;
+		c1_drain();
+#ifndef INJECT_OFFLINE_IN_MASKS
+		eqs1_inc()
+#endif
+	}
+	c1_note_qs();
+	d_step {
+		if
+		:: exp_pending1 -> c1_report_exp()
+		:: else -> skip
+		fi;
+		down_req = false;
+		parked1 = true
+	}
+end_parked:
+	start1;
+	/* secondary_cpu_main(): rcu_cpu_starting(), then online */
+	d_step {
+		start1 = false;
+		ipi_resched1 = false;
+		ipi_exp1 = false;
+		need_resched1 = false;
+		if
+		:: EQS1_OWN_ODD -> c1_idle_exit()
+		:: else -> skip
+		fi;
+		online1 = true
+	}
+	goto idle_loop
+#endif
 }
+
+#ifdef HOTPLUG
+/* cpu_down() for cpu1, then cpu_up() or never: a CPU may stay offline
+ * for good, and no grace period may wait for it then. NHOTPLUG times. */
+active proctype hotplug()
+{
+end:	do
+	:: atomic {
+		hp_left > 0 && online1 && !down_req && !parked1 ->
+		hp_left--;
+		online1 = false;
+		down_req = true;
+		need_resched1 = true;
+		ipi_resched1 = true
+	   };
+	   if
+	   :: atomic { parked1 -> parked1 = false; start1 = true }
+	   :: goto end_offline
+	   fi
+	od;
+end_offline:
+	skip
+}
+#endif
 
 active proctype rcu_gp()
 {
@@ -490,6 +576,10 @@ end_idle:	   gp_woken
 			tick_due = true;
 			eqs1_moved = false;
 			mask = (eqs1_odd -> 1 : 3);
+#ifdef INJECT_GP_SKIPS_OFFLINE
+			/* the bug the hotplug torture found: trusting online */
+			mask = ((eqs1_odd || !online1) -> 1 : 3);
+#endif
 #ifdef INJECT_FORGET_CPU
 			mask = mask & ~2;
 #endif

@@ -247,15 +247,26 @@ static void writer_fn(void *unused)
 	rcu_barrier();
 }
 
-/* Once the writer has waited out its pipes and rcu_barrier(), every
- * element it retired but the current one has been freed: a callback that
- * never ran (dropped, say, as a CPU went offline) leaves one behind. */
+/* Once the writer has waited out its pipes, every element it retired but
+ * the current one gets freed: a callback that never ran (dropped, say, as
+ * a CPU went offline) leaves one behind. An element retired with
+ * call_rcu() requeues itself from its callback until its pipe is full,
+ * which one rcu_barrier() does not wait for; TORTURE_PIPE_LEN of them
+ * do. */
 static bool none_lost(void)
 {
 	unsigned long retired = READ_ONCE(torture.version) -
 				(rcu_access_pointer(torture.current) != NULL);
-	unsigned long freed = READ_ONCE(torture.frees);
+	unsigned long freed;
+	unsigned int i;
 
+	for (i = 0; i <= TORTURE_PIPE_LEN; i++) {
+		freed = READ_ONCE(torture.frees);
+		if (freed == retired)
+			return true;
+		rcu_barrier();
+	}
+	freed = READ_ONCE(torture.frees);
 	if (freed == retired)
 		return true;
 	pr_err("rcu-torture: ??? %lu of %lu retired elements were never freed: "
