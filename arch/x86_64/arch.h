@@ -164,6 +164,9 @@ __noreturn void arch_poweroff(void);
  * the lines printed. It stops, and says why, at a frame that leaves its
  * stack: it never faults, whatever the stack holds. */
 int arch_dump_backtrace(uptr rbp, uptr rip);
+/* Print where a switched-out thread stopped, from its saved stack
+ * pointer; as safe as arch_dump_backtrace() if the thread runs again. */
+int arch_dump_thread_backtrace(uptr saved_sp);
 /* Print the current call chain. */
 void arch_dump_stack(void);
 

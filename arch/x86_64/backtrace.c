@@ -91,6 +91,25 @@ int arch_dump_backtrace(uptr rbp, uptr rip)
 	return depth;
 }
 
+/* A switched-out thread: arch_context_switch() left its callee-saved
+ * registers on its stack, RBP sixth and the return address above it
+ * (switch.S). The thread may be switched in while we read, so the frame
+ * is checked like any other: at worst the lines are stale, never a
+ * fault. */
+int arch_dump_thread_backtrace(uptr saved_sp)
+{
+	uptr lo, hi;
+	const uptr *frame = (const uptr *)saved_sp;
+
+	if (!stack_bounds(saved_sp, &lo, &hi) || (saved_sp & 7) ||
+	    saved_sp + 7 * sizeof(uptr) > hi) {
+		pr_emerg(" (saved stack pointer %016lx is on no known stack)\n",
+			 saved_sp);
+		return 0;
+	}
+	return arch_dump_backtrace(frame[5], frame[6]);
+}
+
 void arch_dump_stack(void)
 {
 	uptr rbp;

@@ -13,10 +13,12 @@
 #include "internal.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
+#include "kernel/printk.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/time.h"
 #include "kernel/race.h"
 #include "lib/atomic.h"
+#include "lib/format.h"
 
 static DEFINE_MUTEX(exp_mutex);
 static unsigned long exp_seq;
@@ -187,4 +189,22 @@ void synchronize_rcu_expedited(void)
 	rcu_exp_completed++;
 	rcu_exp_latency_last_ns = clock_ns() - start;
 	mutex_unlock(&exp_mutex);
+}
+
+/* The expedited machinery's part of rcu_show_gp_state(): its sequence,
+ * the reports it still waits for, and which CPUs owe them. Lock-free
+ * snapshots. */
+void rcu_exp_show_state(void)
+{
+	char owed[128] = "";
+	size_t n = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < nr_cpus && n < sizeof(owed) - 8; cpu++)
+		if (READ_ONCE(rcu_data[cpu].exp_pending))
+			n += ksnprintf(owed + n, sizeof(owed) - n, " cpu%u", cpu);
+	pr_err("rcu: expedited seq %lu (%s), %u reports outstanding, owed "
+	       "by:%s\n", READ_ONCE(exp_seq),
+	       READ_ONCE(exp_seq) & 1 ? "running" : "idle",
+	       READ_ONCE(exp_outstanding), n ? owed : " none");
 }

@@ -5,6 +5,7 @@
  */
 #include "inject.h"
 #include "internal.h"
+#include "stats.h"
 #include "kernel/ipi.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -136,4 +137,38 @@ void rcu_check_stall(void)
 	       "%llu ms old; still waiting for:\n", (gp >> 1) + 1,
 	       (now - rcu_state.gp_start_ns) / NSEC_PER_MSEC);
 	for_each_holdout(gp, print_stalled_cpu);
+}
+
+/*
+ * The grace-period machinery's state, for reports of a hang (Linux's
+ * show_rcu_gp_kthreads()): whether a grace period runs and is wanted,
+ * which CPUs it still waits for, and where the GP thread is. Lock-free
+ * snapshots, each untorn, not consistent with one another.
+ */
+void rcu_show_gp_state(void)
+{
+	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+	struct thread *t = rcu_state.gp_thread;
+	unsigned int i;
+
+	pr_err("rcu: gp_seq %lu (%s), needed %lu; the last grace period "
+	       "began %llu ms ago; fqs_due %u, %u ticks since the last "
+	       "scan\n", gp, gp & 1 ? "running" : "idle",
+	       READ_ONCE(rcu_state.gp_seq_needed),
+	       (clock_ns() - READ_ONCE(rcu_state.gp_start_ns)) / NSEC_PER_MSEC,
+	       READ_ONCE(rcu_state.fqs_due),
+	       (unsigned int)jiffies - READ_ONCE(rcu_state.gp_start_jiffies));
+	pr_err("rcu: root gp_seq %lu mask %llx\n",
+	       READ_ONCE(rcu_state.root.gp_seq), READ_ONCE(rcu_state.root.qsmask));
+	for (i = 0; rcu_state.nr_leaves > 1 && i < rcu_state.nr_leaves; i++)
+		pr_err("rcu: leaf %u (cpu%u..) gp_seq %lu mask %llx\n", i,
+		       rcu_state.leaves[i].first_cpu,
+		       READ_ONCE(rcu_state.leaves[i].gp_seq),
+		       READ_ONCE(rcu_state.leaves[i].qsmask));
+	if (t)
+		pr_err("rcu: rcu_gp is %s on cpu%u%s%s\n",
+		       thread_state_name(READ_ONCE(t->state)), READ_ONCE(t->cpu),
+		       READ_ONCE(t->on_cpu) ? ", running" : "",
+		       READ_ONCE(t->on_queue) ? ", queued" : "");
+	rcu_exp_show_state();
 }

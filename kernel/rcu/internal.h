@@ -116,6 +116,7 @@ void rcu_callbacks_tick(void);
 void rcu_exp_report_here(void);
 void rcu_exp_tick(void);
 void rcu_exp_init(void);
+void rcu_exp_show_state(void);
 void rcu_cb_threads_start(void);
 
 #endif

@@ -26,5 +26,8 @@ void rcu_get_stats(struct rcu_stats *s);
 void rcu_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s);
 /* The grace-period sequence number: odd while one runs, +2 per GP. */
 unsigned long rcu_gp_seq_now(void);
+/* The grace-period and expedited machinery's state, and where the GP
+ * thread is, on the console: for reports of a hang. */
+void rcu_show_gp_state(void);
 
 #endif

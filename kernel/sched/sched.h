@@ -107,6 +107,9 @@ struct thread_info {
 };
 
 size_t thread_snapshot(struct thread_info *out, size_t max);
+/* Every CPU's current thread and every thread's state, with the call
+ * chain of each sleeper, on the console: for hang reports. */
+void sched_show_state(void);
 const char *thread_state_name(enum thread_state s);
 
 struct sched_cpu_stats {

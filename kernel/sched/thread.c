@@ -218,6 +218,46 @@ size_t thread_snapshot(struct thread_info *out, size_t max)
 	return n;
 }
 
+/*
+ * What every CPU runs and where every thread waits, for reports of a
+ * hang (Linux's sysrq-t): a thread that is neither running nor queued is
+ * shown with the call chain it slept in. Lock-free reads of other CPUs'
+ * state, which may change as we print; the table lock keeps each thread
+ * from being freed while it is shown.
+ */
+void sched_show_state(void)
+{
+	unsigned long flags;
+	unsigned int cpu;
+	struct thread *t;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct run_queue *rq = &run_queues[cpu];
+		struct thread *cur = READ_ONCE(rq->current);
+
+		pr_err("sched: cpu%u %s%s: running %s, %u queued, need_resched "
+		       "%u\n", cpu, READ_ONCE(cpu_area(cpu)->online) ?
+		       "online" : "offline",
+		       READ_ONCE(rq->going_down) ? " (going down)" : "",
+		       cur ? cur->name : "?", READ_ONCE(rq->nr_queued),
+		       READ_ONCE(cpu_area(cpu)->need_resched));
+	}
+	flags = spin_lock_irqsave(&table_lock);
+	list_for_each_entry(t, &all_threads, all_link) {
+		bool running = READ_ONCE(t->on_cpu);
+		bool queued = READ_ONCE(t->on_queue);
+
+		if (t->is_idle)
+			continue;
+		pr_err("sched: %s/%llu %s, cpu%u%s%s\n", t->name, t->id,
+		       thread_state_name(READ_ONCE(t->state)), READ_ONCE(t->cpu),
+		       running ? ", running" : "", queued ? ", queued" : "");
+		if (!running && !queued)
+			arch_dump_thread_backtrace(READ_ONCE(t->saved_sp));
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+}
+
 /* For a CPU going offline, its queue lock held: every movable thread
  * asleep on it gets the home new_home() picks, so that its wake-up queues
  * it there. A thread that is neither queued nor running can only change

@@ -350,6 +350,13 @@ bool torture_monitor(const bool *stop)
 				pr_err("rcu-torture: ??? Writer stall state: "
 				       "ver %lu unchanged for %u s\n", v,
 				       torture.cfg.stat_interval);
+				/* As Linux's rcutorture shows the GP
+				 * kthreads: what RCU and every thread are
+				 * doing, once per stall. */
+				if (torture.writer_stalls == 1) {
+					rcu_show_gp_state();
+					sched_show_state();
+				}
 			}
 			last_version = v;
 			torture_print_stats(NULL);
