@@ -18,6 +18,7 @@
 #include "kernel/sched/preempt.h"
 #include "kernel/sched/sched.h"
 #include "lib/atomic.h"
+#include "lib/format.h"
 #include "lib/random.h"
 #include "lib/string.h"
 
@@ -33,13 +34,14 @@ static struct prng race_rng[MAX_CPUS];
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
-	       "qs_report, cb_advance, exp_scan, dcache_unhash, dcache_free, "
-	       "dcache_rename, dcache_walk");
+	       "qs_report, cb_advance, exp_scan, barrier_call, dcache_unhash, "
+	       "dcache_free, dcache_rename, dcache_walk");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
 	[RACE_CB_ADVANCE] = "cb_advance",
 	[RACE_EXP_SCAN] = "exp_scan",
+	[RACE_BARRIER_CALL] = "barrier_call",
 	[RACE_DCACHE_UNHASH] = "dcache_unhash",
 	[RACE_DCACHE_FREE] = "dcache_free",
 	[RACE_DCACHE_RENAME] = "dcache_rename",
@@ -98,6 +100,19 @@ static int window_named(const char *word)
 	return -1;
 }
 
+/* " qs_report cb_advance ...": every window's name, for an error. */
+static const char *window_list(void)
+{
+	static char list[NR_RACE_WINDOWS * 16];
+	size_t n = 0;
+	unsigned int w;
+
+	for (w = 0; w < NR_RACE_WINDOWS; w++)
+		n += ksnprintf(list + n, sizeof(list) - n, " %s",
+			       window_names[w]);
+	return list;
+}
+
 /* race.windows=, once the command line is read: every name must be
  * known; a bad one opens nothing and says what was expected. */
 __init void race_windows_init(void)
@@ -122,10 +137,8 @@ __init void race_windows_init(void)
 		w = window_named(word);
 		if (w < 0) {
 			pr_err("race: race.windows: unknown window '%s'; expected "
-			       "all, qs_report, cb_advance, exp_scan, "
-			       "dcache_unhash, dcache_free, dcache_rename or "
-			       "dcache_walk; "
-			       "none opened\n", word);
+			       "all or a comma list of:%s; none opened\n", word,
+			       window_list());
 			return;
 		}
 		if (w == NR_RACE_WINDOWS)

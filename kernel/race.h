@@ -25,6 +25,8 @@ enum race_window {
 				 * the callback segments with it */
 	RACE_EXP_SCAN,		/* rcu: the expedited scan, between reading a
 				 * CPU's idle counter and acting on it */
+	RACE_BARRIER_CALL,	/* rcu: rcu_barrier(), before it asks every
+				 * online CPU to queue its callback */
 	RACE_DCACHE_UNHASH,	/* dcache: an entry marked dead, still hashed */
 	RACE_DCACHE_FREE,	/* dcache: unhashed, before call_rcu() */
 	RACE_DCACHE_RENAME,	/* dcache: a moving entry off every chain */

@@ -235,6 +235,16 @@ static void barrier_callback(void *unused)
 static void queue_barrier_callback(void *unused)
 {
 	(void)unused;
+	/* Counted here, by each CPU that queues, not counted beforehand:
+	 * cpu_up() does not take the barrier mutex, so a CPU may join the
+	 * online set between a count and the call, and a count one short
+	 * would end the barrier early, with a callback of it still queued
+	 * (rcutorture's onoff caught the next barrier queueing that head a
+	 * second time). Fully ordered, before this CPU's callback can run
+	 * and decrement; the caller's own count keeps the total above zero
+	 * until every CPU has added its own (smp_call_function_all() waits
+	 * for them). */
+	atomic_fetch_add(&barrier_pending, 1);
 	call_rcu(&barrier_heads[this_cpu_id()], barrier_callback, NULL);
 }
 
@@ -252,19 +262,16 @@ static void queue_barrier_callback(void *unused)
  */
 void rcu_barrier(void)
 {
-	unsigned int cpu, n = 0;
-
 	mutex_lock(&barrier_mutex);
 	init_completion(&barrier_done);
-	for_each_online_cpu(cpu)
-		n++;
-	/* One extra count held until all are queued, so an early callback
-	 * cannot complete the barrier while others are still being queued.
-	 * Plain store: each CPU decrements only after the IPI of
+	/* Our own count, dropped once every CPU has queued its callback,
+	 * so that an early callback cannot complete the barrier. Plain
+	 * store: the other CPUs touch the count only after the IPI of
 	 * smp_call_function_all(), whose spin_trylock() (a locked cmpxchg,
-	 * a full barrier) makes it visible first; pairs with the
-	 * atomic_sub_return() in barrier_callback(). */
-	WRITE_ONCE(barrier_pending, n + 1);
+	 * a full barrier) makes it visible first. */
+	WRITE_ONCE(barrier_pending, 1);
+	/* A CPU may come online here (see queue_barrier_callback()). */
+	race_window(RACE_BARRIER_CALL);
 	smp_call_function_all(queue_barrier_callback, NULL);
 	barrier_callback(NULL);
 	wait_for_completion(&barrier_done);

@@ -12,6 +12,7 @@
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/smp_call.h"
 #include "kernel/test/ktest.h"
 #include "kernel/time.h"
 #include "lib/atomic.h"
@@ -156,4 +157,73 @@ KTEST_TIMEOUT(hotplug, grace_periods_skip_offline_cpu, 120000)
 	KEXPECT_EQ(cpu_up(1), 0);
 	rcu_get_cpu_stats(1, &s);
 	synchronize_kernel();
+}
+
+/*
+ * rcu_barrier() while cpu1 keeps going down and coming back: each
+ * barrier waits for a callback queued on every online CPU just before
+ * it. A CPU that comes online between the barrier's look at the online
+ * set and its call must not make it end one callback early (hold the
+ * window open with race.windows=barrier_call). Bounded by the number of
+ * hotplug cycles, not by time.
+ */
+#define BARRIER_HOTPLUG_CYCLES	500u
+
+static struct rcu_head barrier_test_heads[MAX_CPUS];
+static unsigned long barrier_test_queued, barrier_test_ran;
+static bool barrier_test_cycling;
+
+static void barrier_test_ran_one(void *unused)
+{
+	(void)unused;
+	atomic_add_relaxed(&barrier_test_ran, 1);
+}
+
+static void barrier_test_queue(void *unused)
+{
+	(void)unused;
+	atomic_add_relaxed(&barrier_test_queued, 1);
+	call_rcu(&barrier_test_heads[this_cpu_id()], barrier_test_ran_one,
+		 NULL);
+}
+
+static void cycle_cpu1(void *arg)
+{
+	unsigned int i, *failures = arg;
+
+	for (i = 0; i < BARRIER_HOTPLUG_CYCLES; i++)
+		*failures += (cpu_down(1) != 0) + (cpu_up(1) != 0);
+	WRITE_ONCE(barrier_test_cycling, false);
+}
+
+KTEST_TIMEOUT(hotplug, barrier_while_cpus_come_and_go, 240000)
+{
+	unsigned int failures = 0, barriers = 0;
+	unsigned long ran = 0, queued = 0;
+	struct thread *cycler;
+
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	barrier_test_queued = barrier_test_ran = 0;
+	WRITE_ONCE(barrier_test_cycling, true);
+	cycler = thread_create(cycle_cpu1, &failures, "cycle_cpu1");
+	KASSERT_TRUE(cycler != NULL);
+	while (READ_ONCE(barrier_test_cycling)) {
+		smp_call_function_all(barrier_test_queue, NULL);
+		rcu_barrier();
+		barriers++;
+		/* Every callback queued before the barrier has run: one
+		 * short means it ended early, and the next round would
+		 * queue a head that is still queued. */
+		ran = READ_ONCE(barrier_test_ran);
+		queued = READ_ONCE(barrier_test_queued);
+		if (ran != queued)
+			break;
+	}
+	KEXPECT_EQ(ran, queued);
+	thread_join(cycler);
+	KEXPECT_EQ(failures, 0u);
+	KEXPECT_GE(barriers, 1u);
+	console_printf("    # %u barriers during %u offline/online cycles of "
+		       "cpu1\n", barriers, BARRIER_HOTPLUG_CYCLES);
 }
