@@ -47,6 +47,7 @@ bool run_late_work(void)
 /* Everything after the boot stack: the APs, the self-tests, the shell. */
 static __noreturn void kernel_init(void)
 {
+	unsigned int started;
 	bool passed;
 
 	sched_init();
@@ -55,7 +56,13 @@ static __noreturn void kernel_init(void)
 	WRITE_ONCE(this_cpu()->online, 1);
 	nr_cpus_online = 1;
 	arch_irq_enable();
-	arch_smp_boot();
+	started = arch_smp_boot();
+	/* An AP that has checked in still has to reach the online set
+	 * (secondary_cpu_main()); the host may not run it for a while. RCU
+	 * and the per-CPU threads that follow are set up for the CPUs
+	 * online, so wait for each one that started. */
+	while (READ_ONCE(nr_cpus_online) < started)
+		sleep_ms(1);
 	pr_info("smp: %u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
 		nr_cpus);
 	rcu_init();
@@ -75,6 +82,8 @@ static __noreturn void kernel_init(void)
 __init void kmain(u64 boot_magic, u64 boot_info_phys)
 {
 	arch_early_init(boot_magic, boot_info_phys);
+	/* The boot CPU runs from here on: before it can idle or read. */
+	rcu_cpu_starting();
 	pr_info("Quiesce: an SMP kernel built around RCU\n");
 	cmdline_parse(boot_info.cmdline);
 	pr_info("cmdline: '%s'\n", cmdline_raw());

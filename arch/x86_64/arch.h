@@ -134,7 +134,9 @@ void arch_backtrace_cpu(unsigned int cpu);
 void arch_early_init(u64 boot_magic, u64 boot_info_phys);
 void arch_memory_init(void);
 void arch_cpu_init(void);
-void arch_smp_boot(void);
+/* Start the APs; returns how many CPUs run (the boot CPU counted), each
+ * of which will join the online set in secondary_cpu_main(). */
+unsigned int arch_smp_boot(void);
 
 /* CPU hotplug: the outgoing CPU parks for good (timer stopped,
  * interrupts off); arch_cpu_start() brings a parked CPU back through the

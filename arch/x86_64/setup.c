@@ -98,9 +98,9 @@ void arch_timer_start(void)
 	lapic_timer_start(hz, VECTOR_TIMER);
 }
 
-__init void arch_smp_boot(void)
+__init unsigned int arch_smp_boot(void)
 {
-	smp_boot_aps();
+	return smp_boot_aps();
 }
 
 /* Continue on another stack; the boot stack is never returned to. */

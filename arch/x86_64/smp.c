@@ -134,6 +134,10 @@ static bool start_ap(unsigned int cpu)
 		lapic_send_startup(apic_id, TRAMPOLINE_PHYS >> 12);
 	for (waited = 0; READ_ONCE(checked_in) != cpu; waited += 10) {
 		if (waited > CHECK_IN_TIMEOUT_US) {
+			/* INIT again, so that a vCPU the host was only slow
+			 * to run cannot check in later, unexpected: it waits
+			 * for STARTUP, as if never started. */
+			lapic_send_init(apic_id);
 			pr_err("smp: cpu%u (APIC id %u) did not start\n", cpu,
 			       apic_id);
 			return false;
@@ -143,23 +147,24 @@ static bool start_ap(unsigned int cpu)
 	return true;
 }
 
-__init void smp_boot_aps(void)
+__init unsigned int smp_boot_aps(void)
 {
-	unsigned int cpu;
+	unsigned int cpu, started = 1;
 
 	if (acpi.nr_cpus > MAX_CPUS)
 		pr_warn("smp: %u CPUs listed, starting the first %u\n",
 			acpi.nr_cpus, MAX_CPUS);
 	nr_cpus = MIN(acpi.nr_cpus, (unsigned int)MAX_CPUS);
 	if (nr_cpus == 1)
-		return;
+		return 1;
 	memcpy(phys_to_virt(TRAMPOLINE_PHYS), ap_trampoline_start,
 	       ap_trampoline_end - ap_trampoline_start);
 	for (cpu = 1; cpu < nr_cpus; cpu++)
 		lapic_send_init(acpi.apic_ids[cpu]);
 	udelay(INIT_DELAY_US);
 	for (cpu = 1; cpu < nr_cpus; cpu++)
-		start_ap(cpu);
+		started += start_ap(cpu);
+	return started;
 }
 
 /* Every IPI vector lands here and calls what the kernel registered. */

@@ -2,7 +2,7 @@
 #define ARCH_SMP_H
 
 /* Start every enabled AP listed in the MADT. */
-void smp_boot_aps(void);
+unsigned int smp_boot_aps(void);
 void smp_register_ipis(void);
 
 #endif

@@ -40,9 +40,11 @@ struct rcu_data {
 	struct rcu_node *leaf;
 	u64 leaf_bit;			/* this CPU's bit in leaf->qsmask */
 	unsigned long gp_seq_seen;	/* last grace period this CPU noticed */
-	/* Extended quiescent state counter: odd while idle. Changed only
-	 * by its CPU, with full barriers; sampled lock-free by the GP
-	 * thread and the expedited requester. */
+	/* Extended quiescent state counter: odd while idle, and while
+	 * offline; every CPU starts at 1, not yet started, and leaves it
+	 * itself (rcu_cpu_starting()). Changed only by its CPU, with full
+	 * barriers; sampled lock-free by the GP thread and the expedited
+	 * requester. */
 	unsigned long eqs_seq;
 	unsigned long eqs_snapshot;	/* GP thread's sample at GP start */
 	/* Also sampled at GP start, for the stall warning only: they tell a

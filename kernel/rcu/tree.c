@@ -68,9 +68,12 @@
 struct rcu_state rcu_state;
 /* Until rcu_init() builds the tree every CPU points at the root, whose
  * gp_seq stays 0 (no grace period) until then: the APs schedule before
- * RCU is set up. */
+ * RCU is set up. Every CPU starts in the extended quiescent state of a
+ * CPU that is not running, and leaves it itself as it starts: so no
+ * guess by another CPU can race with an AP that starts late. */
 struct rcu_data rcu_data[MAX_CPUS] = {
-	[0 ... MAX_CPUS - 1] = { .leaf = &rcu_state.root, .leaf_bit = 1 },
+	[0 ... MAX_CPUS - 1] = { .leaf = &rcu_state.root, .leaf_bit = 1,
+				 .eqs_seq = 1 },
 };
 static bool rcu_ready;
 
@@ -246,10 +249,10 @@ void rcu_cpu_dying(void)
 		rcu_exp_report_here();
 }
 
-/* Coming back online, before this CPU runs anything else: leave the
- * extended quiescent state it parked in, as idle exit does. A grace
- * period that began while it was offline did not wait for it, rightly:
- * it held no reader then. */
+/* Starting, at boot or coming back online, before this CPU runs anything
+ * else: leave the extended quiescent state it was in (every CPU starts in
+ * one, see rcu_data), as idle exit does. A grace period that began while
+ * it was offline did not wait for it, rightly: it held no reader then. */
 void rcu_cpu_starting(void)
 {
 	if (READ_ONCE(rcu_data[this_cpu_id()].eqs_seq) & 1)
@@ -615,10 +618,6 @@ __init void rcu_init(void)
 	}
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct rcu_node *leaf = rcu_leaf(cpu / rcu_fanout_leaf);
-
-		/* A CPU that did not start is, to RCU, parked for good. */
-		if (!READ_ONCE(cpu_area(cpu)->online))
-			WRITE_ONCE(rcu_data[cpu].eqs_seq, 1);
 
 		/* Read by its CPU in note_quiescent_state(), which finds
 		 * no grace period running in either node until
