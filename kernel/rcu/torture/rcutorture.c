@@ -70,7 +70,6 @@ CMDLINE_STRING("torture.gp", torture_cmdline.gp,
 CMDLINE_BOOL("torture.fwd", torture_cmdline.forward_progress,
 	     "rcutorture: end with a call_rcu() flood (forward progress)");
 
-#define FWD_PHASE_MS	2000
 
 struct torture_state torture;
 
@@ -337,8 +336,8 @@ static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
 
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 {
-	struct rcu_stats start, before_flood;
-	u64 cbs_at_start, started_ns;
+	struct rcu_stats start;
+	u64 cbs_at_start;
 	bool ok;
 
 	if (torture_setup(cfg) < 0)
@@ -349,7 +348,6 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_start_threads(writer_fn);
 	torture_irq_readers_start();
 	torture_onoff_start();
-	started_ns = clock_ns();
 	ok = torture_monitor(stop);
 	if (!no_new_stalls(start.stalls)) {
 		/* Grace periods have stopped: the writer, the hotplug thread
@@ -363,12 +361,8 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	}
 	torture_onoff_stop();
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
-	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop))) {
-		rcu_get_stats(&before_flood);
-		ok = rcu_torture_forward_progress(FWD_PHASE_MS,
-			(before_flood.gps_completed - start.gps_completed) *
-			NSEC_PER_SEC / MAX(clock_ns() - started_ns, 1ull));
-	}
+	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop)))
+		ok = rcu_torture_forward_progress();
 	torture_irq_readers_stop();
 	torture_stop_threads();
 	ok &= torture_errors() == 0;

@@ -27,10 +27,9 @@ extern struct torture_config torture_cmdline;
 /* Run for cfg->secs; true on SUCCESS. Stops early when *stop is set. */
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop);
 
-/* The forward-progress phase (forward_progress.c): flood call_rcu() for
- * `ms` while the readers run; true if memory stayed bounded and grace
- * periods kept ending, judged against gps_per_sec, the rate the same
- * boot achieved without the flood. */
-bool rcu_torture_forward_progress(unsigned int ms, u64 gps_per_sec);
+/* The forward-progress phase (forward_progress.c): flood call_rcu()
+ * while the readers run, for a number of grace periods; true if they
+ * ended before memory ran low, and every callback ran. */
+bool rcu_torture_forward_progress(void);
 
 #endif
