@@ -164,8 +164,10 @@ KTEST_TIMEOUT(hotplug, grace_periods_skip_offline_cpu, 120000)
  * barrier waits for a callback queued on every online CPU just before
  * it. A CPU that comes online between the barrier's look at the online
  * set and its call must not make it end one callback early (hold the
- * window open with race.windows=barrier_call). Bounded by the number of
- * hotplug cycles, not by time.
+ * window open with race.windows=barrier_call; with more than two CPUs
+ * a third thread keeps the cross-CPU call lock busy, so that the CPU
+ * coming up and the barrier often wait for it together). Bounded by the
+ * number of hotplug cycles, not by time.
  */
 #define BARRIER_HOTPLUG_CYCLES	500u
 
@@ -187,6 +189,18 @@ static void barrier_test_queue(void *unused)
 		 NULL);
 }
 
+static void call_nothing(void *unused)
+{
+	(void)unused;
+}
+
+static void keep_call_lock_busy(void *unused)
+{
+	(void)unused;
+	while (READ_ONCE(barrier_test_cycling))
+		smp_call_function_all(call_nothing, NULL);
+}
+
 static void cycle_cpu1(void *arg)
 {
 	unsigned int i, *failures = arg;
@@ -200,7 +214,7 @@ KTEST_TIMEOUT(hotplug, barrier_while_cpus_come_and_go, 240000)
 {
 	unsigned int failures = 0, barriers = 0;
 	unsigned long ran = 0, queued = 0;
-	struct thread *cycler;
+	struct thread *cycler, *caller;
 
 	if (nr_cpus < 2)
 		KTEST_SKIP("needs 2 CPUs");
@@ -208,6 +222,9 @@ KTEST_TIMEOUT(hotplug, barrier_while_cpus_come_and_go, 240000)
 	WRITE_ONCE(barrier_test_cycling, true);
 	cycler = thread_create(cycle_cpu1, &failures, "cycle_cpu1");
 	KASSERT_TRUE(cycler != NULL);
+	/* With two CPUs, cpu0 alone would run it most of the time. */
+	caller = nr_cpus > 2 ? thread_create(keep_call_lock_busy, NULL,
+					     "call_lock_busy") : NULL;
 	while (READ_ONCE(barrier_test_cycling)) {
 		smp_call_function_all(barrier_test_queue, NULL);
 		rcu_barrier();
@@ -222,6 +239,8 @@ KTEST_TIMEOUT(hotplug, barrier_while_cpus_come_and_go, 240000)
 	}
 	KEXPECT_EQ(ran, queued);
 	thread_join(cycler);
+	if (caller)
+		thread_join(caller);
 	KEXPECT_EQ(failures, 0u);
 	KEXPECT_GE(barriers, 1u);
 	console_printf("    # %u barriers during %u offline/online cycles of "
