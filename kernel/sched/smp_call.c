@@ -16,6 +16,9 @@ static DEFINE_SPINLOCK(call_lock);
 static smp_call_fn call_fn;
 static void *call_arg;
 static unsigned int calls_outstanding;
+/* CPUs waiting in smp_call_set_online() to join or leave the online set;
+ * callers let them have call_lock first. */
+static unsigned int set_online_waiting;
 
 void smp_call_function_interrupt(void)
 {
@@ -37,8 +40,16 @@ void smp_call_function_interrupt(void)
  * may wait here with interrupts off: no call in flight counts it yet. */
 void smp_call_set_online(unsigned int cpu, bool online)
 {
+	/* Fully ordered: callers that see the count step aside (see
+	 * smp_call_function_all()). Without it an AP spinning here with
+	 * interrupts off, already out of RCU's idle state, could lose
+	 * every try to a caller that takes the lock again the moment it
+	 * drops it, and hold up grace periods meanwhile (ktest=all at
+	 * -smp 32 on a busy host: 20 s and more). */
+	atomic_fetch_add(&set_online_waiting, 1);
 	while (!spin_trylock(&call_lock))
 		arch_cpu_relax();
+	atomic_fetch_sub(&set_online_waiting, 1);
 	WRITE_ONCE(cpu_area(cpu)->online, online);
 	if (online)
 		atomic_fetch_add(&nr_cpus_online, 1);
@@ -53,8 +64,10 @@ void smp_call_function_all(smp_call_fn fn, void *arg)
 
 	BUG_ON(!arch_irqs_enabled());
 	/* Wait for the lock with interrupts on, so this CPU still answers
-	 * the call of whoever holds it. */
-	while (!spin_trylock(&call_lock))
+	 * the call of whoever holds it; and while a CPU waits to join or
+	 * leave the online set, let it go first. A hint: a stale zero only
+	 * makes the joiner try once more. */
+	while (READ_ONCE(set_online_waiting) || !spin_trylock(&call_lock))
 		arch_cpu_relax();
 	me = this_cpu_id();
 	for_each_online_cpu(cpu)
