@@ -70,7 +70,6 @@ CMDLINE_STRING("torture.gp", torture_cmdline.gp,
 CMDLINE_BOOL("torture.fwd", torture_cmdline.forward_progress,
 	     "rcutorture: end with a call_rcu() flood (forward progress)");
 
-
 struct torture_state torture;
 
 static struct torture_elem *pool_get(void)
