@@ -647,7 +647,11 @@ __init void rcu_init(void)
  */
 __init void rcu_start_kthreads(void)
 {
-	rcu_state.gp_thread = thread_create(gp_thread_fn, NULL, "rcu_gp");
+	/* On the boot CPU, which never goes offline, as Linux keeps its
+	 * grace-period kthread on housekeeping CPUs: a CPU left to one busy
+	 * thread is then disturbed by the nudge alone, not by this thread's
+	 * wake-ups, and hotplug never has to move it. */
+	rcu_state.gp_thread = thread_create_on(gp_thread_fn, NULL, "rcu_gp", 0);
 	if (!rcu_state.gp_thread)
 		panic("rcu: no memory for the grace-period thread");
 	rcu_cb_threads_start();

@@ -3,7 +3,7 @@
  * every flavour enabled, so that synchronous, expedited, polled, barrier
  * and asynchronous waits overlap on several CPUs with the writer's. Each
  * wait is checked by the oracle against every read-side section running
- * when it ends. They pause with everything else during an idle stutter.
+ * when it ends. They sit out both kinds of pause.
  */
 #include "internal.h"
 #include "kernel/time.h"
@@ -54,8 +54,8 @@ void torture_fakewriter(void *arg)
 	while (!READ_ONCE(torture.stop)) {
 		enum torture_gp gp;
 
-		if (READ_ONCE(torture.stutter) == STUTTER_IDLE) {
-			sleep_ms(20);
+		if (READ_ONCE(torture.stutter) != STUTTER_NONE) {
+			torture_sit_out_pause();
 			continue;
 		}
 		gp = torture_pick_gp(&rng);

@@ -7,6 +7,7 @@
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/sched/waitqueue.h"
 #include "lib/list.h"
 #include "lib/random.h"
 
@@ -19,7 +20,8 @@ enum torture_gp { TGP_SYNC, TGP_EXP, TGP_POLL, TGP_ASYNC, TGP_BARRIER,
 /* The pauses of the run (torture_monitor() alternates them). */
 enum torture_stutter {
 	STUTTER_NONE,
-	STUTTER_HOGS,	/* readers pause: CPU hogs alone, RCU must nudge */
+	STUTTER_HOGS,	/* the hogs of CPUs 1 and up spin alone while CPU 0
+			 * asks for grace periods: RCU must nudge them */
 	STUTTER_IDLE,	/* all but the writer and the interrupt readers
 			 * pause: CPUs go in and out of idle */
 };
@@ -42,6 +44,7 @@ struct torture_state {
 	struct list_head writer_pipe;	/* writer thread only */
 	bool stop;
 	enum torture_stutter stutter;
+	struct wait_queue pause_end;	/* threads sitting out a pause */
 	unsigned long version;		/* writer's replacements */
 	unsigned long pool_empty;
 	unsigned long frees;
@@ -73,6 +76,8 @@ int torture_setup(const struct torture_config *cfg);
 void torture_start_threads(thread_fn writer);
 void torture_fakewriter(void *arg);
 bool torture_monitor(const bool *stop);
+/* Block until the current pause ends (or the run stops). */
+void torture_sit_out_pause(void);
 void torture_stop_threads(void);
 unsigned long torture_errors(void);
 void torture_print_stats(const char *tail);

@@ -3,9 +3,11 @@
  * callback (run from the tick, in hard-interrupt context) takes a
  * read-side section and rearms itself a few milliseconds on, and a thread
  * that sends every other CPU an IPI whose handler does the same. They run
- * through every pause of the torture, so they also hit CPUs that are
+ * through the idle pause of the torture, so they also hit CPUs that are
  * idle, where the interrupt must take the CPU out of RCU's extended
- * quiescent state for as long as the handler's section lasts.
+ * quiescent state for as long as the handler's section lasts. The timers
+ * run through the hogs pause too; the IPI thread sits it out, as its
+ * wake-ups would land on the hogs' CPUs.
  */
 #include "internal.h"
 #include "kernel/sched/smp_call.h"
@@ -65,6 +67,8 @@ static void ipi_sender(void *unused)
 {
 	(void)unused;
 	while (!READ_ONCE(irq_readers_stop)) {
+		if (READ_ONCE(torture.stutter) == STUTTER_HOGS)
+			torture_sit_out_pause();
 		smp_call_function_all(ipi_reader, NULL);
 		sleep_ms(IPI_READER_PERIOD_MS);
 	}

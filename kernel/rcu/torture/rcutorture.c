@@ -30,10 +30,11 @@
  *
  * Fake writers wait for grace periods of every flavour at once on several
  * CPUs; CPU hogs keep CPUs busy. Every few seconds the run pauses: either
- * the readers stop so that the hogs run alone and grace periods depend on
- * RCU's nudges, or everything but the writer and the interrupt readers
- * stops so that CPUs go idle and come back while the writer asks for
- * normal and expedited grace periods. Status lines follow Linux's shape;
+ * every thread but the hogs stops, so that the hogs of CPUs 1 and up run
+ * alone while CPU 0's hog asks for grace periods, which then end only
+ * through RCU's nudges, or everything but the writer and the interrupt
+ * readers stops so that CPUs go idle and come back while the writer asks
+ * for normal and expedited grace periods. Status lines follow Linux's shape;
  * a writer whose version does not advance between two of them is a
  * stall, and fails the run.
  */
@@ -217,7 +218,13 @@ static void writer_fn(void *unused)
 	(void)unused;
 	prng_seed(&rng, torture.cfg.seed);
 	while (!READ_ONCE(torture.stop)) {
-		struct torture_elem *new = pool_get(), *old;
+		struct torture_elem *new, *old;
+
+		if (READ_ONCE(torture.stutter) == STUTTER_HOGS) {
+			torture_sit_out_pause();
+			continue;
+		}
+		new = pool_get();
 
 		if (!new) {
 			/* Pool empty: everything is in some pipe. Push the

@@ -154,10 +154,8 @@ static void reader_fn(void *arg)
 
 	prng_seed(&rng, torture.cfg.seed * 31 + (uptr)arg);
 	while (!READ_ONCE(torture.stop)) {
-		/* Stutter: sleep through the whole pause, so that nothing
-		 * but the hogs wants the CPUs. */
 		if (READ_ONCE(torture.stutter) != STUTTER_NONE) {
-			sleep_ms(STUTTER_PAUSE_MS / 2);
+			torture_sit_out_pause();
 			continue;
 		}
 		torture_read_section(&rng, false);
@@ -171,9 +169,10 @@ static void reader_fn(void *arg)
 /*
  * Keeps its CPU busy with preemption enabled, sleeping now and then.
  * During a hogs pause the hogs of CPUs 1 and up spin without a break,
- * alone on their CPUs, so grace periods end only if RCU nudges them;
- * CPU 0's hog sleeps, leaving CPU 0 to the monitor. During an idle pause
- * every hog sleeps.
+ * alone on their CPUs (every other torture thread sits the pause out on a
+ * wait queue, and rcu_gp lives on CPU 0), while CPU 0's hog asks for one
+ * grace period after another: those end only if RCU nudges the spinning
+ * CPUs. During an idle pause every hog sleeps.
  */
 static void hog_fn(void *arg)
 {
@@ -188,8 +187,9 @@ static void hog_fn(void *arg)
 		while (clock_ns() < end && !READ_ONCE(torture.stop))
 			arch_cpu_relax();
 		stutter = READ_ONCE(torture.stutter);
-		if (stutter == STUTTER_IDLE ||
-		    (stutter == STUTTER_HOGS && cpu == 0))
+		if (stutter == STUTTER_HOGS && cpu == 0)
+			synchronize_kernel();
+		else if (stutter == STUTTER_IDLE)
 			sleep_ms(STUTTER_PAUSE_MS / 4);
 		else if (stutter == STUTTER_NONE)
 			sleep_ms(prng_below(&rng, 5));
@@ -224,6 +224,7 @@ int torture_setup(const struct torture_config *cfg)
 	}
 	INIT_LIST_HEAD(&torture.pool);
 	INIT_LIST_HEAD(&torture.writer_pipe);
+	wait_queue_init(&torture.pause_end);
 	spin_lock_init(&torture.pool_lock);
 	for (i = 0; i < TORTURE_POOL_SIZE; i++)
 		list_add_tail(&torture.elems[i].link, &torture.pool);
@@ -325,6 +326,30 @@ void torture_print_stats(const char *tail)
 			torture.cfg.gp);
 }
 
+/*
+ * Threads sit a pause out on a wait queue, not in timed sleeps: a timer
+ * would wake them on the CPUs the hogs must have to themselves.
+ * Lock-free stutter: the monitor writes it before wake_up_all() takes the
+ * queue's lock, and a sitter tests it after prepare_to_wait() took the
+ * same lock, so a sitter either sees the new value or is on the queue
+ * when the wake-up comes.
+ */
+void torture_sit_out_pause(void)
+{
+	wait_event(&torture.pause_end,
+		   READ_ONCE(torture.stutter) == STUTTER_NONE ||
+		   READ_ONCE(torture.stop));
+}
+
+static void set_stutter(enum torture_stutter next)
+{
+	if (next == torture.stutter)	/* the monitor's own */
+		return;
+	WRITE_ONCE(torture.stutter, next);
+	if (next == STUTTER_NONE)
+		wake_up_all(&torture.pause_end);
+}
+
 /* The main thread: status lines, stutter, writer-stall checks. */
 bool torture_monitor(const bool *stop)
 {
@@ -339,9 +364,9 @@ bool torture_monitor(const bool *stop)
 			      STUTTER_PERIOD_MS - STUTTER_PAUSE_MS;
 
 		/* The pauses take turns: hogs alone, then everyone idle. */
-		WRITE_ONCE(torture.stutter, !paused ? STUTTER_NONE :
-			   ms / STUTTER_PERIOD_MS % 2 ? STUTTER_IDLE :
-			   STUTTER_HOGS);
+		set_stutter(!paused ? STUTTER_NONE :
+			    ms / STUTTER_PERIOD_MS % 2 ? STUTTER_IDLE :
+			    STUTTER_HOGS);
 		if (now >= next_stat) {
 			unsigned long v = READ_ONCE(torture.version);
 
@@ -365,7 +390,7 @@ bool torture_monitor(const bool *stop)
 		sleep_ms(20);
 		now = clock_ns();
 	}
-	WRITE_ONCE(torture.stutter, STUTTER_NONE);
+	set_stutter(STUTTER_NONE);
 	return torture_errors() == 0;
 }
 
@@ -374,6 +399,7 @@ void torture_stop_threads(void)
 	unsigned int i;
 
 	WRITE_ONCE(torture.stop, true);
+	wake_up_all(&torture.pause_end);
 	for (i = 0; i < torture.nr_threads; i++)
 		thread_join(torture.threads[i]);
 }
