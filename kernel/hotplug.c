@@ -30,7 +30,8 @@
 
 static DEFINE_MUTEX(hotplug_mutex);
 static struct hotplug_stats stats;
-/* Set by the outgoing CPU just before it parks, read by cpu_down(). */
+/* Set by the outgoing CPU just before it parks, read by cpu_down();
+ * cleared by cpu_up() before it starts the CPU again. */
 static bool parked[MAX_CPUS];
 
 static int check_cpu(unsigned int cpu, bool want_online)
@@ -93,6 +94,7 @@ int cpu_up(unsigned int cpu)
 	if (err)
 		goto out;
 	sched_cpu_coming_up(cpu);
+	WRITE_ONCE(parked[cpu], false);
 	if (!arch_cpu_start(cpu)) {
 		err = -EIO;
 		goto out;
@@ -106,6 +108,11 @@ int cpu_up(unsigned int cpu)
 out:
 	mutex_unlock(&hotplug_mutex);
 	return err;
+}
+
+bool cpu_is_parked(unsigned int cpu)
+{
+	return READ_ONCE(parked[cpu]);
 }
 
 void hotplug_get_stats(struct hotplug_stats *out)

@@ -20,6 +20,10 @@ int cpu_up(unsigned int cpu);
 /* The outgoing CPU's last steps, from its idle thread, interrupts off. */
 __noreturn void cpu_die_here(void);
 
+/* Whether cpu has parked and not been started again: diagnostics, a
+ * lock-free snapshot. */
+bool cpu_is_parked(unsigned int cpu);
+
 struct hotplug_stats {
 	u64 downs, ups;			/* changes made */
 	u64 last_down_ns, last_up_ns;	/* how long the last of each took */

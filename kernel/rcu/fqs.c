@@ -6,6 +6,7 @@
 #include "inject.h"
 #include "internal.h"
 #include "stats.h"
+#include "kernel/hotplug.h"
 #include "kernel/ipi.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -76,19 +77,27 @@ void rcu_force_quiescent_states(void)
  * a vCPU that took far fewer ticks than the grace period is old was not
  * run by the host (starvation, not a bug); one that ticked but never
  * reported either passed through schedule() without its report counting
- * (a bug in RCU) or never scheduled at all (a reader, or a region with
- * preemption off, that does not end).
+ * (a bug in RCU), was never nudged although the grace-period thread forces
+ * quiescent states every RCU_NUDGE_TICKS (a bug in RCU), or never
+ * scheduled at all (a reader, or a region with preemption off, that does
+ * not end). An offline CPU still waited for is a bug once it has parked;
+ * before that it is on its way up or down.
  */
 static const char *stall_verdict(unsigned int cpu, u64 ticks, u64 expected,
-				 u64 switches)
+				 u64 switches, u64 nudges)
 {
 	if (!READ_ONCE(cpu_area(cpu)->online))
-		return "it is offline, parked, and still waited for: an RCU bug";
+		return cpu_is_parked(cpu) ?
+		       "it is offline, parked, and still waited for: an RCU bug" :
+		       "it is part-way online or offline: stuck in the hotplug "
+		       "path";
 	if (ticks * 4 < expected)
 		return "the host hardly ran this vCPU: starved, not a kernel bug";
 	if (switches)
 		return "it scheduled, yet its quiescent state was not counted: "
 		       "an RCU bug";
+	if (!nudges)
+		return "it was never nudged to schedule: an RCU bug";
 	return "it ran but never scheduled: a reader or a preempt-off "
 	       "region that does not end";
 }
@@ -104,6 +113,7 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	u64 expected = age_ms * hz / 1000;
 	u64 switches = READ_ONCE(rdp->context_switches) -
 		       rdp->switches_snapshot;
+	u64 nudges = rdp->nudges - rdp->nudges_snapshot;
 
 	(void)gp;
 	/* The idle counter against its sample and need_resched say whether
@@ -115,9 +125,8 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	       READ_ONCE(rdp->eqs_seq), rdp->eqs_snapshot);
 	pr_err("rcu:     cpu%u: since the grace period began: %llu ticks of "
 	       "~%llu expected, nudged %llu times, %llu passes through "
-	       "schedule(): %s\n", cpu, ticks, expected,
-	       rdp->nudges - rdp->nudges_snapshot, switches,
-	       stall_verdict(cpu, ticks, expected, switches));
+	       "schedule(): %s\n", cpu, ticks, expected, nudges,
+	       switches, stall_verdict(cpu, ticks, expected, switches, nudges));
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
 }
