@@ -42,8 +42,29 @@ static void accelerate(struct rcu_data *rdp)
 		rcu_request_gp(snap);
 }
 
+/* What both forms of call_rcu() do once the head says what to run. */
+static void queue_callback(struct rcu_head *head)
+{
+	unsigned long flags;
+	struct rcu_data *rdp;
+
+	/* Full barrier: the caller's unpublishing store must be visible
+	 * before we sample gp_seq in accelerate(). Otherwise a grace period
+	 * that began before the store could be taken to cover it, and a CPU
+	 * that reported early could still be reading the old version.
+	 * Pairs with the smp_mb() in gp_start() after it stores gp_seq. */
+	smp_mb();
+	flags = arch_irq_save();
+	rdp = &rcu_data[this_cpu_id()];
+	rcu_cblist_enqueue(&rdp->cbs, head);
+	rdp->cbs_queued++;
+	accelerate(rdp);
+	arch_irq_restore(flags);
+}
+
 /**
- * call_rcu - queue func(arg) to run after a grace period
+ * call_rcu_arg - queue func(arg) to run after a grace period: the
+ * article's call_rcu(head, func, arg)
  * @head: storage for the queue entry, usually inside the object; need
  *        not be initialized; must stay valid until func runs
  * @func: the callback, typically freeing arg
@@ -60,25 +81,21 @@ static void accelerate(struct rcu_data *rdp)
  * that unpublished the object) happen before func runs, and any reader
  * still running by then sees them.
  */
-void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
-	unsigned long flags;
-	struct rcu_data *rdp;
-
 	head->func = func;
 	head->arg = arg;
-	/* Full barrier: the caller's unpublishing store must be visible
-	 * before we sample gp_seq in accelerate(). Otherwise a grace period
-	 * that began before the store could be taken to cover it, and a CPU
-	 * that reported early could still be reading the old version.
-	 * Pairs with the smp_mb() in gp_start() after it stores gp_seq. */
-	smp_mb();
-	flags = arch_irq_save();
-	rdp = &rcu_data[this_cpu_id()];
-	rcu_cblist_enqueue(&rdp->cbs, head);
-	rdp->cbs_queued++;
-	accelerate(rdp);
-	arch_irq_restore(flags);
+	queue_callback(head);
+}
+
+char rcu_head_form_linux[1];
+
+/* Linux's call_rcu(head, func): as call_rcu_arg(), but func gets head. */
+void call_rcu_head(struct rcu_head *head, rcu_callback_t func)
+{
+	head->func_head = func;
+	head->arg = rcu_head_form_linux;
+	queue_callback(head);
 }
 
 void kfree_rcu_callback(void *ptr)
@@ -134,7 +151,7 @@ static bool invoke_batch(struct rcu_data *rdp)
 	arch_irq_restore(flags);
 	for (; list; list = next) {
 		next = list->next;
-		list->func(list->arg);
+		rcu_invoke_callback(list);
 	}
 	flags = arch_irq_save();
 	rdp->cbs_invoked += n;

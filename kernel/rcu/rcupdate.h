@@ -24,11 +24,33 @@
 #include "kernel/sched/preempt.h"
 #include "lib/rcu_pointer.h"
 
+struct rcu_head;
+/* Linux's callback type: the callback gets the head, and finds its
+ * object with container_of(). */
+typedef void (*rcu_callback_t)(struct rcu_head *head);
+
 struct rcu_head {
 	struct rcu_head *next;
-	void (*func)(void *arg);
-	void *arg;
+	union {
+		void (*func)(void *arg);	/* the article's func(arg) */
+		rcu_callback_t func_head;	/* Linux's func(head) */
+	};
+	void *arg;		/* func's argument, or rcu_head_form_linux */
 };
+
+/* The address that marks a head queued in Linux's form: no caller of the
+ * three-argument form can pass it by accident. */
+extern char rcu_head_form_linux[];
+
+/* Run a callback queued by call_rcu(), call_srcu() or kfree_rcu(), in
+ * whichever form it was queued. */
+static inline void rcu_invoke_callback(struct rcu_head *head)
+{
+	if (head->arg == rcu_head_form_linux)
+		head->func_head(head);
+	else
+		head->func(head->arg);
+}
 
 void rcu_read_unlock_underflow(void);
 void rcu_dereference_warn(const char *file, int line);
@@ -132,7 +154,20 @@ static inline bool rcu_read_lock_held(void)
  */
 #define rcu_dereference_protected(p, c)	rcu_dereference_check(p, c)
 
-void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg);
+void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg);
+
+/* Linux's call_rcu(head, func): func(head) after a grace period. The same
+ * as call_rcu_arg() in every other way. */
+void call_rcu_head(struct rcu_head *head, rcu_callback_t func);
+
+/*
+ * call_rcu() in both forms: the article's call_rcu(head, func, arg), and
+ * Linux's call_rcu(head, func) with func(struct rcu_head *), so that code
+ * written for either compiles unchanged. The number of arguments picks.
+ */
+#define call_rcu(...)							\
+	CALL_RCU_PICK(__VA_ARGS__, call_rcu_arg, call_rcu_head, )(__VA_ARGS__)
+#define CALL_RCU_PICK(a, b, c, form, ...) form
 
 void kfree_rcu_callback(void *ptr);
 
