@@ -19,6 +19,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/srcu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/smp_call.h"
 #include "kernel/sched/spinlock.h"
@@ -67,6 +68,7 @@ static __noreturn void kernel_init(void)
 		nr_cpus);
 	rcu_init();
 	rcu_start_kthreads();
+	srcu_start_kthread();
 	dcache_init();
 
 	/* crash=, the self-tests, the benchmarks (kernel/init.h). */

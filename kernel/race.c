@@ -34,7 +34,8 @@ static struct prng race_rng[MAX_CPUS];
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
-	       "qs_report, cb_advance, exp_scan, barrier_call, dcache_unhash, "
+	       "qs_report, cb_advance, exp_scan, barrier_call, srcu_lock, "
+	       "dcache_unhash, "
 	       "dcache_free, dcache_rename, dcache_walk");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
@@ -42,6 +43,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_CB_ADVANCE] = "cb_advance",
 	[RACE_EXP_SCAN] = "exp_scan",
 	[RACE_BARRIER_CALL] = "barrier_call",
+	[RACE_SRCU_LOCK] = "srcu_lock",
 	[RACE_DCACHE_UNHASH] = "dcache_unhash",
 	[RACE_DCACHE_FREE] = "dcache_free",
 	[RACE_DCACHE_RENAME] = "dcache_rename",

@@ -27,6 +27,8 @@ enum race_window {
 				 * CPU's idle counter and acting on it */
 	RACE_BARRIER_CALL,	/* rcu: rcu_barrier(), before it asks every
 				 * online CPU to queue its callback */
+	RACE_SRCU_LOCK,		/* srcu: a reader between reading the bank
+				 * and counting itself in it */
 	RACE_DCACHE_UNHASH,	/* dcache: an entry marked dead, still hashed */
 	RACE_DCACHE_FREE,	/* dcache: unhashed, before call_rcu() */
 	RACE_DCACHE_RENAME,	/* dcache: a moving entry off every chain */

@@ -90,6 +90,14 @@ static __always_inline u64 arch_read_tsc(void)
 	asm volatile("movl %%gs:%c1, %0" : "=r"(__v) : "i"(off));	\
 	__v; })
 
+/* Add one to a word only this CPU writes, in one instruction with no
+ * lock prefix: an interrupt on this CPU cannot split it, and other CPUs
+ * may read it (SRCU's counters). No barrier. */
+static __always_inline void arch_local_inc(unsigned long *p)
+{
+	asm volatile("incq %0" : "+m"(*p));
+}
+
 void arch_set_percpu_base(void *base);
 /* Whether the CPU says it runs under a hypervisor (spinlock.c asks). */
 bool arch_under_hypervisor(void);

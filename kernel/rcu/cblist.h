@@ -11,7 +11,8 @@
  * the end of the previous segment when segment i is empty), so moving a
  * whole segment along is a pointer assignment, and one grace period
  * serves every callback queued before it began. Only the owning CPU
- * touches its list, with interrupts off.
+ * touches its list, with interrupts off (an SRCU domain's list: whoever
+ * holds the domain's cb_lock).
  */
 #ifndef KERNEL_RCU_CBLIST_H
 #define KERNEL_RCU_CBLIST_H
@@ -27,6 +28,11 @@ struct rcu_cblist {
 	unsigned long len;			/* callbacks in all segments */
 	unsigned long len_done;
 };
+
+/* An empty list, for static definitions (rcu_cblist_init() at run time). */
+#define RCU_CBLIST_INIT(name) {						\
+	.head = NULL,							\
+	.tails = { &(name).head, &(name).head, &(name).head, &(name).head } }
 
 void rcu_cblist_init(struct rcu_cblist *l);
 void rcu_cblist_enqueue(struct rcu_cblist *l, struct rcu_head *h);

@@ -53,6 +53,7 @@ struct thread {
 	u64 switched_in_ns;
 	u64 run_ns;			/* time spent running */
 	u64 switches;			/* times switched in */
+	unsigned int srcu_nesting;	/* SRCU read locks held (debug) */
 	struct wait_queue *join_queue;
 };
 
