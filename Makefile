@@ -4,7 +4,8 @@
 #   make run        boot in QEMU, serial console on this terminal
 #   make test       host unit tests, sparse, the model check, the boot
 #                   matrix, crash tests, a benchmark smoke run
-#   make model      spin checks the grace-period model (tests/model/)
+#   make model      spin checks the models of the grace-period engine and
+#                   of SRCU's counter flip (tests/model/)
 #   make perf-test  the self-tests' speed figures judged, on the non-debug
 #                   kernel (a quiet host only)
 #   make stress-test the boot matrix while host processes load every core
@@ -189,7 +190,8 @@ bench-smoke: $(KERNEL)
 		--cmdline 'ktest=none bench=all bench.quick=1'
 	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log
 
-# spin: the grace-period model verifies and each planted bug is rejected.
+# spin: each model (grace-period engine, SRCU flip) verifies, and each
+# planted bug is rejected.
 model: deps
 	$(Q)tests/model/run
 
