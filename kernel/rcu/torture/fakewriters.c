@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 #include "kernel/time.h"
+#include "lib/atomic.h"
 
 #define FAKE_ASYNC_HEADS	4
 
@@ -21,11 +22,12 @@ struct fake_async {
 
 static struct fake_async fake_heads[64][FAKE_ASYNC_HEADS];
 
-static void fake_async_done(void *arg)
+static void fake_async_done(struct rcu_head *head)
 {
-	struct fake_async *f = arg;
+	struct fake_async *f = container_of(head, struct fake_async, rcu);
 
-	oracle_check(f->stamp, "a fake writer's call_rcu()");
+	atomic_add_relaxed(&torture.cbs_invoked, 1);
+	oracle_check(f->stamp, torture.ops->gp_names[TGP_ASYNC]);
 	/* Only this callback and fake_call_rcu() touch in_flight, and they
 	 * never overlap: the head is queued until here. */
 	WRITE_ONCE(f->in_flight, false);
@@ -40,7 +42,7 @@ static void fake_call_rcu(struct fake_async *heads)
 			continue;
 		heads[i].in_flight = true;
 		heads[i].stamp = oracle_stamp();
-		call_rcu(&heads[i].rcu, fake_async_done, &heads[i]);
+		torture.ops->call(&heads[i].rcu, fake_async_done);
 		return;
 	}
 }

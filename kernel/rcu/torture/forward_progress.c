@@ -1,11 +1,11 @@
 /*
- * rcutorture's forward-progress phase: every CPU floods call_rcu() with
- * freshly allocated objects, while the readers keep running, until
- * FWD_GPS grace periods have ended since the flood began. RCU passes if
- * they end before free memory falls below half of what it was (grace
- * periods keep ending under the flood, and its callbacks are invoked
- * fast enough to keep memory bounded), and every callback has run after
- * rcu_barrier(). Nothing is timed: on a slow or busy host the flood
+ * rcutorture's forward-progress phase: every CPU floods call_rcu() (or
+ * call_srcu(), with torture.type=srcu) with freshly allocated objects,
+ * while the readers keep running, until FWD_GPS grace periods have ended
+ * since the flood began. RCU passes if they end before free memory falls
+ * below half of what it was (grace periods keep ending under the flood,
+ * and its callbacks are invoked fast enough to keep memory bounded), and
+ * every callback has run after rcu_barrier() (srcu_barrier()). Nothing is timed: on a slow or busy host the flood
  * lasts longer and queues more per grace period, but only a flood that
  * outruns RCU until memory runs low fails. (Each grace period took at
  * most about 95 000 callbacks of the flood at -smp 8 on a 2-core host
@@ -28,16 +28,17 @@ struct fwd_obj {
 };
 
 static struct {
-	unsigned long gp_end;		/* rcu_gp_seq_now() that ends it */
+	unsigned long gp_end;		/* the gp_seq that ends it */
 	u64 floor_pages;		/* fail below this many free pages */
 	unsigned long queued, invoked, peak_backlog;
 	bool out_of_bounds;
 	bool stop;
 } fwd;
 
-static void fwd_callback(void *arg)
+static void fwd_callback(struct rcu_head *head)
 {
-	kfree(arg);
+	kfree(container_of(head, struct fwd_obj, rcu));
+	atomic_add_relaxed(&torture.cbs_invoked, 1);
 	atomic_add_relaxed(&fwd.invoked, 1);
 }
 
@@ -55,7 +56,7 @@ static void fwd_flooder(void *unused)
 			WRITE_ONCE(fwd.out_of_bounds, true);
 			break;
 		}
-		call_rcu(&o->rcu, fwd_callback, o);
+		torture.ops->call(&o->rcu, fwd_callback);
 		backlog = atomic_add_return(&fwd.queued, 1) -
 			  READ_ONCE(fwd.invoked);
 		if (backlog > READ_ONCE(fwd.peak_backlog))
@@ -63,7 +64,7 @@ static void fwd_flooder(void *unused)
 		if (++n % 1024 == 0) {
 			/* A snapshot: a grace period seen late only makes
 			 * the flood a little longer. */
-			if ((long)(rcu_gp_seq_now() - fwd.gp_end) >= 0)
+			if ((long)(torture.ops->gp_seq() - fwd.gp_end) >= 0)
 				WRITE_ONCE(fwd.stop, true);
 			page_alloc_get_stats(&ps);
 			if (ps.free_pages < fwd.floor_pages) {
@@ -87,7 +88,7 @@ bool rcu_torture_forward_progress(void)
 	fwd.floor_pages = ps.free_pages / 2;
 	fwd.queued = fwd.invoked = fwd.peak_backlog = 0;
 	fwd.out_of_bounds = fwd.stop = false;
-	gp_start = rcu_gp_seq_now();
+	gp_start = torture.ops->gp_seq();
 	/* gp_seq counts two per grace period; from an odd value (one
 	 * running) the first end counts as one. */
 	fwd.gp_end = (gp_start & ~1ul) + 2 * FWD_GPS;
@@ -99,8 +100,8 @@ bool rcu_torture_forward_progress(void)
 	}
 	while (n)
 		thread_join(threads[--n]);
-	gps = (rcu_gp_seq_now() - (gp_start & ~1ul)) / 2;
-	rcu_barrier();
+	gps = (torture.ops->gp_seq() - (gp_start & ~1ul)) / 2;
+	torture.ops->cb_barrier();
 	pr_info("rcu-torture: fwd: %lu callbacks over %lu grace periods, peak "
 		"backlog %lu, all invoked: %s\n", fwd.queued,
 		gps, fwd.peak_backlog,
@@ -114,7 +115,7 @@ bool rcu_torture_forward_progress(void)
 	}
 	if (READ_ONCE(fwd.invoked) != fwd.queued) {
 		pr_err("rcu-torture: fwd: FAILED: %lu of %lu callbacks invoked "
-		       "after rcu_barrier()\n", READ_ONCE(fwd.invoked),
+		       "after the barrier\n", READ_ONCE(fwd.invoked),
 		       fwd.queued);
 		ok = false;
 	}

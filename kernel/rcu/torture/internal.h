@@ -26,6 +26,29 @@ enum torture_stutter {
 			 * pause: CPUs go in and out of idle */
 };
 
+/* What a flavour's readers and writers call (ops.c). */
+struct torture_ops {
+	const char *name;
+	int (*read_lock)(void);		/* returns what read_unlock takes */
+	void (*read_unlock)(int idx);
+	bool (*read_held)(void);	/* for rcu_dereference_check() */
+	bool readers_sleep;		/* thread sections may sleep */
+	unsigned long (*gp_seq)(void);	/* odd while a grace period runs */
+	u64 (*exp_completed)(void);
+	unsigned long (*get_state)(void);
+	unsigned long (*start_poll)(void);
+	bool (*poll_state)(unsigned long cookie);
+	void (*cond_sync)(unsigned long cookie);
+	void (*sync)(void);
+	void (*exp_sync)(void);
+	void (*call)(struct rcu_head *head, rcu_callback_t func);
+	void (*cb_barrier)(void);
+	const char *gp_names[TGP_COUNT];	/* for the oracle's reports */
+};
+
+/* The flavour named, or NULL. */
+const struct torture_ops *torture_find_ops(const char *name);
+
 struct torture_elem {
 	struct rcu_head rcu;
 	struct list_head link;		/* pool or writer pipe */
@@ -36,6 +59,7 @@ struct torture_elem {
 
 struct torture_state {
 	struct torture_config cfg;
+	const struct torture_ops *ops;
 	bool gp_enabled[TGP_COUNT];
 	struct torture_elem __rcu *current;
 	struct torture_elem *elems;
@@ -56,6 +80,7 @@ struct torture_state {
 	unsigned long writer_stalls;
 	unsigned long sections;
 	unsigned long irq_sections;	/* of those, in interrupt handlers */
+	unsigned long cbs_invoked;	/* the torture's own callbacks */
 	/* CPU hotplug (onoff.c), Linux's onoff: field. */
 	unsigned long offline_attempts, offline_successes;
 	unsigned long online_attempts, online_successes;
@@ -70,8 +95,9 @@ enum torture_gp torture_pick_gp(struct prng *rng);
 /* Wait for a grace period of flavour gp (not async), and check it with
  * the oracle: the writer and the fake writers share it. */
 void torture_wait_gp(enum torture_gp gp, struct prng *rng);
-/* One read-side section, in a thread or an interrupt handler. */
-void torture_read_section(struct prng *rng, bool in_interrupt);
+/* One read-side section, in reader thread number `reader` or, with
+ * ORACLE_IRQ, in an interrupt handler. */
+void torture_read_section(struct prng *rng, unsigned int reader);
 int torture_setup(const struct torture_config *cfg);
 void torture_start_threads(thread_fn writer);
 void torture_fakewriter(void *arg);

@@ -32,7 +32,7 @@ static void timer_reader(void *arg)
 {
 	struct irq_reader *r = arg;
 
-	torture_read_section(&r->timer_rng, true);
+	torture_read_section(&r->timer_rng, ORACLE_IRQ);
 	/* torture_irq_readers_stop() sets the flag, then cancels under
 	 * the timer lock that this callback holds: either we see the flag
 	 * here, or the cancel takes the timer off after we rearm it. */
@@ -60,7 +60,7 @@ static void ipi_reader(void *unused)
 	(void)unused;
 	if (in_irq())
 		torture_read_section(&irq_readers[this_cpu_id()].ipi_rng,
-				     true);
+				     ORACLE_IRQ);
 }
 
 static void ipi_sender(void *unused)

@@ -16,10 +16,13 @@
 
 #include "lib/types.h"
 
-/* Inside rcu_read_lock(), outermost only; in a thread or an interrupt
- * handler (each CPU has a slot for each). */
-void oracle_reader_begin(void);
-void oracle_reader_end(void);
+/* Inside the read lock, nesting counted; in reader thread number
+ * `reader` (each has a slot), or with ORACLE_IRQ in an interrupt handler
+ * (each CPU has a slot for those). */
+#define ORACLE_MAX_READERS	256
+#define ORACLE_IRQ		(~0u)
+void oracle_reader_begin(unsigned int reader);
+void oracle_reader_end(unsigned int reader);
 
 /* Just before asking for a grace period; the value to check against. */
 unsigned long oracle_stamp(void);

@@ -1,5 +1,7 @@
 /*
- * rcutorture, after Linux's kernel/rcu/rcutorture.c.
+ * rcutorture, after Linux's kernel/rcu/rcutorture.c. It tortures RCU, or
+ * with torture.type=srcu an SRCU domain, whose thread readers then also
+ * sleep inside their sections (ops.c: what each flavour calls).
  *
  * A writer keeps replacing the global pointer torture.current with a
  * fresh element from a pool and retires the old one, through a
@@ -53,9 +55,12 @@
 #include "lib/string.h"
 
 struct torture_config torture_cmdline = {
-	.secs = 20, .fakewriters = 4, .stat_interval = 5, .seed = 1,
+	.type = "rcu", .secs = 20, .fakewriters = 4, .stat_interval = 5,
+	.seed = 1,
 	.gp = "sync,exp,poll,async,barrier", .forward_progress = true,
 };
+CMDLINE_STRING("torture.type", torture_cmdline.type,
+	       "rcutorture: the flavour to torture, rcu or srcu");
 CMDLINE_UINT("torture.secs", torture_cmdline.secs, 1, 86400,
 	     "rcutorture: how long to run, in seconds");
 CMDLINE_UINT("torture.readers", torture_cmdline.readers, 0, 256,
@@ -116,14 +121,15 @@ static bool pipe_advance(struct torture_elem *e)
 
 /* The callback of an element retired with call_rcu(): one grace period
  * more, checked by the oracle; on to the next, or back to the pool. */
-static void async_retire(void *arg)
+static void async_retire(struct rcu_head *head)
 {
-	struct torture_elem *e = arg;
+	struct torture_elem *e = container_of(head, struct torture_elem, rcu);
 
-	oracle_check(e->stamp, "the writer's call_rcu()");
+	atomic_add_relaxed(&torture.cbs_invoked, 1);
+	oracle_check(e->stamp, torture.ops->gp_names[TGP_ASYNC]);
 	if (!pipe_advance(e)) {
 		e->stamp = oracle_stamp();
-		call_rcu(&e->rcu, async_retire, e);
+		torture.ops->call(&e->rcu, async_retire);
 	}
 }
 
@@ -147,46 +153,41 @@ static void sync_pipe_advance(void)
  * asks for nothing, and every other writer may be polling too.) */
 static void poll_wait(struct prng *rng)
 {
+	const struct torture_ops *ops = torture.ops;
 	unsigned long cookie;
 
 	if (prng_below(rng, 2)) {
-		cookie = get_state_synchronize_rcu();
+		cookie = ops->get_state();
 		sleep_ms(prng_below(rng, 2));
-		cond_synchronize_rcu(cookie);
+		ops->cond_sync(cookie);
 		return;
 	}
-	cookie = start_poll_synchronize_rcu();
-	while (!poll_state_synchronize_rcu(cookie))
+	cookie = ops->start_poll();
+	while (!ops->poll_state(cookie))
 		sleep_ms(1);
 }
 
 void torture_wait_gp(enum torture_gp gp, struct prng *rng)
 {
-	static const char *const what[TGP_COUNT] = {
-		[TGP_SYNC] = "synchronize_rcu()",
-		[TGP_EXP] = "synchronize_rcu_expedited()",
-		[TGP_POLL] = "a polled cookie",
-		[TGP_BARRIER] = "rcu_barrier()",
-	};
 	unsigned long stamp = oracle_stamp();
 
 	switch (gp) {
 	case TGP_EXP:
-		synchronize_rcu_expedited();
+		torture.ops->exp_sync();
 		break;
 	case TGP_POLL:
 		poll_wait(rng);
 		break;
 	case TGP_BARRIER:
-		/* Our rcu_barrier() queues a callback on every CPU and
-		 * waits for them all: a full grace period since the call. */
-		rcu_barrier();
+		/* rcu_barrier() and srcu_barrier() queue a callback and wait
+		 * for it: a full grace period since the call. */
+		torture.ops->cb_barrier();
 		break;
 	default:
-		synchronize_kernel();
+		torture.ops->sync();
 		break;
 	}
-	oracle_check(stamp, what[gp]);
+	oracle_check(stamp, torture.ops->gp_names[gp]);
 }
 
 static void writer_retire(struct torture_elem *old, enum torture_gp gp,
@@ -194,7 +195,7 @@ static void writer_retire(struct torture_elem *old, enum torture_gp gp,
 {
 	if (gp == TGP_ASYNC) {
 		old->stamp = oracle_stamp();
-		call_rcu(&old->rcu, async_retire, old);
+		torture.ops->call(&old->rcu, async_retire);
 		return;
 	}
 	list_add_tail(&old->link, &torture.writer_pipe);
@@ -246,10 +247,10 @@ static void writer_fn(void *unused)
 			sleep_ms(prng_below(&rng, 3));
 	}
 	/* Wait out everything still in the pipes. */
-	synchronize_kernel();
+	torture.ops->sync();
 	while (!list_empty(&torture.writer_pipe))
 		sync_pipe_advance();
-	rcu_barrier();
+	torture.ops->cb_barrier();
 }
 
 /* Once the writer has waited out its pipes, every element it retired but
@@ -269,7 +270,7 @@ static bool none_lost(void)
 		freed = READ_ONCE(torture.frees);
 		if (freed == retired)
 			return true;
-		rcu_barrier();
+		torture.ops->cb_barrier();
 	}
 	freed = READ_ONCE(torture.frees);
 	if (freed == retired)
@@ -293,19 +294,6 @@ static bool no_new_stalls(u64 before)
 	return false;
 }
 
-static u64 callbacks_invoked(void)
-{
-	struct rcu_cpu_stats c;
-	unsigned int cpu;
-	u64 sum = 0;
-
-	for_each_online_cpu(cpu) {
-		rcu_get_cpu_stats(cpu, &c);
-		sum += c.cbs_invoked;
-	}
-	return sum;
-}
-
 /* With race.windows=, how often each RCU window was held open since
  * boot: evidence that the run exercised them. */
 static void print_race_windows(void)
@@ -321,35 +309,37 @@ static void print_race_windows(void)
 		race_window_count(RACE_EXP_SCAN));
 }
 
-/* What the run cost RCU, for the README's totals of a long run; the
- * read-side sections are the status line's nt:. */
-static void print_totals(const struct rcu_stats *start, u64 cbs_at_start)
+/* What the run cost, for the README's totals of a long run; the
+ * read-side sections are the status line's nt:. Grace periods of the
+ * flavour tortured; callbacks: the torture's own. */
+static void print_totals(unsigned long gp_seq_start, u64 exp_start)
 {
+	const struct torture_ops *ops = torture.ops;
 	struct oracle_counts oc;
-	struct rcu_stats end;
 
-	rcu_get_stats(&end);
 	oracle_get_counts(&oc);
-	pr_info("rcu-torture: totals: %llu grace periods, %llu expedited, "
-		"%llu callbacks invoked; %lu read-side sections in interrupt "
+	pr_info("rcu-torture: totals: %lu grace periods, %llu expedited, "
+		"%lu callbacks invoked; %lu read-side sections in interrupt "
 		"handlers; oracle: %lu waits checked, %lu violations\n",
-		end.gps_completed - start->gps_completed,
-		end.exp_completed - start->exp_completed,
-		callbacks_invoked() - cbs_at_start,
+		(ops->gp_seq() - (gp_seq_start & ~1ul)) / 2,
+		ops->exp_completed() - exp_start,
+		READ_ONCE(torture.cbs_invoked),
 		READ_ONCE(torture.irq_sections), oc.checks, oc.violations);
 	print_race_windows();
 }
 
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 {
+	unsigned long gp_seq_start;
 	struct rcu_stats start;
-	u64 cbs_at_start;
+	u64 exp_start;
 	bool ok;
 
 	if (torture_setup(cfg) < 0)
 		return false;
 	rcu_get_stats(&start);
-	cbs_at_start = callbacks_invoked();
+	gp_seq_start = torture.ops->gp_seq();
+	exp_start = torture.ops->exp_completed();
 	oracle_reset();
 	torture_start_threads(writer_fn);
 	torture_irq_readers_start();
@@ -361,7 +351,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 		 * join. End now, leaving them as they are. */
 		pr_err("rcu-torture: ??? grace periods stalled: the test's "
 		       "threads are left running\n");
-		print_totals(&start, cbs_at_start);
+		print_totals(gp_seq_start, exp_start);
 		torture_print_stats("End of test: FAILURE");
 		return false;
 	}
@@ -374,7 +364,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	ok &= torture_errors() == 0;
 	ok &= none_lost();
 	ok &= no_new_stalls(start.stalls);
-	print_totals(&start, cbs_at_start);
+	print_totals(gp_seq_start, exp_start);
 	torture_print_stats(ok ? "End of test: SUCCESS" : "End of test: FAILURE");
 	torture_teardown();
 	return ok;

@@ -10,6 +10,7 @@
 #define TORTURE_PIPE_LEN	10
 
 struct torture_config {
+	char type[8];			/* rcu or srcu */
 	unsigned int secs;
 	unsigned int readers;		/* 0: one per CPU */
 	unsigned int fakewriters;

@@ -83,7 +83,7 @@ static void count(unsigned long *hist, unsigned long v)
 
 static unsigned long completed_gps(void)
 {
-	return rcu_gp_seq_now() >> 1;
+	return torture.ops->gp_seq() >> 1;
 }
 
 /* An interrupt handler's section is short: it holds off the CPU's other
@@ -98,50 +98,63 @@ static void irq_reader_delay(struct prng *rng)
 		arch_cpu_relax();
 }
 
-void torture_read_section(struct prng *rng, bool in_interrupt)
+/* An SRCU reader thread now and then sleeps inside its section, for a
+ * tick or a few: the grace periods must wait for it all the same. */
+static void sleep_inside_maybe(struct prng *rng)
 {
+	if (prng_below(rng, 8) == 0)
+		sleep_ms(1 + prng_below(rng, 3));
+}
+
+void torture_read_section(struct prng *rng, unsigned int reader)
+{
+	const struct torture_ops *ops = torture.ops;
+	bool in_interrupt = reader == ORACLE_IRQ;
 	unsigned int depth = 1 + prng_below(rng, 3), i;
 	bool irqs_off = !in_interrupt && prng_below(rng, 8) == 0;
 	unsigned long flags = 0, batch_start, cookie, pipe, seq_start;
 	struct torture_elem *e;
+	int idx[3];
 
 	/* The cookie is taken inside the section: a grace period that
 	 * starts after it must wait for this reader, so the cookie cannot
 	 * complete before the section ends. (Taken before the lock, a grace
 	 * period could start in between and rightly end under us.) */
 	for (i = 0; i < depth; i++)
-		rcu_read_lock();
-	oracle_reader_begin();
-	cookie = get_state_synchronize_rcu();
-	seq_start = rcu_gp_seq_now();
+		idx[i] = ops->read_lock();
+	oracle_reader_begin(reader);
+	cookie = ops->get_state();
+	seq_start = ops->gp_seq();
 	if (irqs_off)
 		local_irq_save(flags);
 	batch_start = completed_gps();
-	e = rcu_dereference(torture.current);
+	e = rcu_dereference_check(torture.current, ops->read_held());
 	if (e) {
 		if (in_interrupt)
 			irq_reader_delay(rng);
 		else
 			reader_delay(rng);
+		if (ops->readers_sleep && !in_interrupt && !irqs_off)
+			sleep_inside_maybe(rng);
 		if (READ_ONCE(e->mbtest) == 0)
 			atomic_add_relaxed(&torture.poison_seen, 1);
 		pipe = READ_ONCE(e->pipe_count);
 		count(torture.reader_pipe, pipe);
 		count(torture.reader_batch, completed_gps() - batch_start);
-		if (poll_state_synchronize_rcu(cookie)) {
+		if (ops->poll_state(cookie)) {
 			atomic_add_relaxed(&torture.poll_early, 1);
 			pr_err("rcu-torture: !!! cpu%u's %s section: its cookie "
 			       "%lu (taken inside it, gp_seq %lu at its start) "
 			       "completed before its end (gp_seq %lu)\n",
 			       this_cpu_id(), in_interrupt ? "interrupt" :
-			       "thread", cookie, seq_start, rcu_gp_seq_now());
+			       "thread", cookie, seq_start, ops->gp_seq());
 		}
 	}
 	if (irqs_off)
 		local_irq_restore(flags);
-	oracle_reader_end();
-	for (i = 0; i < depth; i++)
-		rcu_read_unlock();
+	oracle_reader_end(reader);
+	while (depth--)
+		ops->read_unlock(idx[depth]);
 	atomic_add_relaxed(&torture.sections, 1);
 	if (in_interrupt)
 		atomic_add_relaxed(&torture.irq_sections, 1);
@@ -149,6 +162,7 @@ void torture_read_section(struct prng *rng, bool in_interrupt)
 
 static void reader_fn(void *arg)
 {
+	unsigned int me = (unsigned int)(uptr)arg;
 	struct prng rng;
 	unsigned int n = 0;
 
@@ -158,7 +172,7 @@ static void reader_fn(void *arg)
 			torture_sit_out_pause();
 			continue;
 		}
-		torture_read_section(&rng, false);
+		torture_read_section(&rng, me);
 		if (++n % 64 == 0 || prng_below(&rng, 256) == 0)
 			sleep_ms(prng_below(&rng, 2));
 		else if (n % 8 == 0)
@@ -213,6 +227,12 @@ int torture_setup(const struct torture_config *cfg)
 
 	memset(&torture, 0, sizeof(torture));
 	torture.cfg = *cfg;
+	torture.ops = torture_find_ops(cfg->type);
+	if (!torture.ops) {
+		pr_err("rcu-torture: torture.type=%s: unknown; expected rcu or "
+		       "srcu\n", cfg->type);
+		return -1;
+	}
 	if (!torture.cfg.readers)
 		torture.cfg.readers = nr_cpus_online;
 	if (!parse_gp_list(cfg->gp))
@@ -250,10 +270,11 @@ void torture_start_threads(thread_fn writer)
 {
 	unsigned int i;
 
-	pr_info("rcu-torture: nreaders=%u nfakewriters=%u stat_interval=%u "
-		"secs=%u gp=%s seed=%llu\n", torture.cfg.readers,
-		torture.cfg.fakewriters, torture.cfg.stat_interval,
-		torture.cfg.secs, torture.cfg.gp, torture.cfg.seed);
+	pr_info("rcu-torture: type=%s nreaders=%u nfakewriters=%u "
+		"stat_interval=%u secs=%u gp=%s seed=%llu\n", torture.ops->name,
+		torture.cfg.readers, torture.cfg.fakewriters,
+		torture.cfg.stat_interval, torture.cfg.secs, torture.cfg.gp,
+		torture.cfg.seed);
 	spawn(writer, 0, "rcu_torture_writer", -1);
 	for (i = 0; i < torture.cfg.fakewriters; i++)
 		spawn(torture_fakewriter, i, "rcu_torture_fakewriter", -1);
@@ -319,8 +340,9 @@ void torture_print_stats(const char *tail)
 	print_hist("Reader Batch", torture.reader_batch, bad);
 	print_hist("Free-Block Circulation", torture.free_circulation, false);
 	if (tail)
-		pr_info("rcu-torture:--- %s: nreaders=%u nfakewriters=%u "
-			"stat_interval=%u secs=%u gp=%s\n", tail,
+		pr_info("rcu-torture:--- %s: type=%s nreaders=%u "
+			"nfakewriters=%u stat_interval=%u secs=%u gp=%s\n",
+			tail, torture.ops->name,
 			torture.cfg.readers, torture.cfg.fakewriters,
 			torture.cfg.stat_interval, torture.cfg.secs,
 			torture.cfg.gp);
@@ -406,7 +428,7 @@ void torture_stop_threads(void)
 
 void torture_teardown(void)
 {
-	rcu_barrier();
+	torture.ops->cb_barrier();
 	kfree(torture.elems);
 	torture.elems = NULL;
 }
