@@ -1,12 +1,14 @@
 /*
  * RCU's update side: grace-period latency (normal and expedited, with the
- * other CPUs idle and with each running a CPU-bound thread), the cost of
- * queueing a callback, callback throughput, and kfree_rcu().
+ * other CPUs idle and with each running a CPU-bound thread; and SRCU's,
+ * which never waits for a CPU to schedule), the cost of queueing a
+ * callback, callback throughput, and kfree_rcu().
  */
 #include "bench.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/srcu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
 
@@ -58,6 +60,18 @@ static void stop_spinners(struct thread **threads, unsigned int n)
 		thread_join(threads[n]);
 }
 
+DEFINE_STATIC_SRCU(bench_srcu);
+
+static void bench_synchronize_srcu(void)
+{
+	synchronize_srcu(&bench_srcu);
+}
+
+static void bench_synchronize_srcu_expedited(void)
+{
+	synchronize_srcu_expedited(&bench_srcu);
+}
+
 BENCH(grace_period)
 {
 	struct thread *threads[MAX_CPUS];
@@ -66,10 +80,14 @@ BENCH(grace_period)
 	time_waits(b, "synchronize_kernel idle", synchronize_kernel);
 	time_waits(b, "synchronize_rcu_expedited idle",
 		   synchronize_rcu_expedited);
+	time_waits(b, "synchronize_srcu idle", bench_synchronize_srcu);
+	time_waits(b, "synchronize_srcu_expedited idle",
+		   bench_synchronize_srcu_expedited);
 	n = start_spinners(threads);
 	time_waits(b, "synchronize_kernel loaded", synchronize_kernel);
 	time_waits(b, "synchronize_rcu_expedited loaded",
 		   synchronize_rcu_expedited);
+	time_waits(b, "synchronize_srcu loaded", bench_synchronize_srcu);
 	stop_spinners(threads, n);
 }
 
