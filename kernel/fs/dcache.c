@@ -110,7 +110,10 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 	struct dcache_bucket *b = bucket_for(parent, hash);
 	struct dentry *d;
 
-	hlist_for_each_entry_rcu(d, &b->chain, hash_link) {
+	/* The locked walk (d_find_locked()) holds namespace_mutex instead
+	 * of a read-side section. */
+	hlist_for_each_entry_rcu(d, &b->chain, hash_link,
+				 !validate && mutex_is_owner(&namespace_mutex)) {
 		u32 s;
 
 		if (KERNEL_DEBUG && READ_ONCE(d->magic) != DENTRY_LIVE) {

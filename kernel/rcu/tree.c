@@ -659,17 +659,3 @@ __init void rcu_start_kthreads(void)
 	 * tick that sees rcu_ready; pairs with the acquire in rcu_tick(). */
 	smp_store_release(&rcu_ready, true);
 }
-
-void rcu_read_unlock_underflow(void)
-{
-	panic("BUG: rcu_read_unlock() without rcu_read_lock() (thread %s)",
-	      current_thread() ? current_thread()->name : "?");
-}
-
-void rcu_dereference_warn(const char *file, int line)
-{
-	pr_warn("WARNING: suspicious rcu_dereference_check() usage at %s:%d:"
-		" no rcu_read_lock() held and no other protection given\n",
-		file, line);
-	arch_dump_stack();
-}

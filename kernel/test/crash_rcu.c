@@ -3,6 +3,7 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
+#include "lib/rculist.h"
 
 static void unlock_without_lock(void)
 {
@@ -30,3 +31,25 @@ static void dereference_outside_reader(void)
 }
 CRASH_KIND_WARNS("rcu_deref", "rcu_dereference() outside a read-side section",
 	   dereference_outside_reader);
+
+struct listed {
+	int value;
+	struct list_head link;
+};
+
+static LIST_HEAD(unprotected_list);
+
+static void walk_outside_reader(void)
+{
+	static struct listed one = { .value = 1 };
+	struct listed *pos;
+	int sum = 0;
+
+	list_add_tail_rcu(&one.link, &unprotected_list);
+	list_for_each_entry_rcu(pos, &unprotected_list, link)
+		sum += pos->value;
+	list_del_rcu(&one.link);
+	pr_info("crash: an RCU list walked outside a reader summed %d\n", sum);
+}
+CRASH_KIND_WARNS("rcu_list", "an RCU list walked outside a read-side section",
+		 walk_outside_reader);
