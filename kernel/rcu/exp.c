@@ -183,12 +183,28 @@ void synchronize_rcu_expedited(void)
 	wait_event(&exp_wait, exp_done());
 	/* Even: this grace period is over. The re-check of a later holder
 	 * is ordered by exp_mutex, and a lock-free snapshot needs no
-	 * ordering (see above); the release costs nothing on x86. The
+	 * ordering (see above); the release pairs with the acquire in
+	 * rcu_exp_poll_state(), and costs nothing on x86. The
 	 * statistics are read lock-free by rcu_get_stats(). */
 	smp_store_release(&exp_seq, exp_seq + 1);
 	rcu_exp_completed++;
 	rcu_exp_latency_last_ns = clock_ns() - start;
 	mutex_unlock(&exp_mutex);
+}
+
+/* For polled _full cookies (poll.c): the exp_seq value at which an
+ * expedited grace period begun after the caller's full barrier will
+ * have ended. A stale read is smaller: at worst a later one is named. */
+unsigned long rcu_exp_get_state(void)
+{
+	return rcu_seq_snap(READ_ONCE(exp_seq));
+}
+
+/* Acquire: pairs with the release that ends an expedited grace period,
+ * so its readers are done before the caller's next accesses. */
+bool rcu_exp_poll_state(unsigned long cookie)
+{
+	return rcu_seq_done(smp_load_acquire(&exp_seq), cookie);
 }
 
 /* The expedited machinery's part of rcu_show_gp_state(): its sequence,

@@ -119,6 +119,9 @@ void rcu_exp_report_here(void);
 void rcu_exp_tick(void);
 void rcu_exp_init(void);
 void rcu_exp_show_state(void);
+/* The expedited sequence's cookie and its test, for poll.c. */
+unsigned long rcu_exp_get_state(void);
+bool rcu_exp_poll_state(unsigned long cookie);
 void rcu_cb_threads_start(void);
 
 #endif

@@ -147,12 +147,33 @@ static inline bool rcu_read_lock_held(void)
  * @c: the protection the caller holds, usually "I hold the lock that
  *     excludes other updaters"
  *
- * Context: any, with @c true or inside a reader; the debug build warns
- * otherwise. Never sleeps. Unlike Linux's, it is the same load as
- * rcu_dereference_check(), READ_ONCE included.
+ * Context: any, with @c true; the debug build warns otherwise, inside a
+ * reader too, as Linux checks only @c here. Never sleeps. The load is
+ * READ_ONCE, though @c excludes concurrent updates: it costs nothing.
  * Return: the pointer's value.
  */
-#define rcu_dereference_protected(p, c)	rcu_dereference_check(p, c)
+#define rcu_dereference_protected(p, c)				\
+	({								\
+		if (KERNEL_DEBUG && !(c))				\
+			rcu_dereference_warn(__FILE__, __LINE__);	\
+		rcu_dereference_raw(p);					\
+	})
+
+/**
+ * rcu_replace_pointer - publish a new value and return the old one
+ * @rcu_ptr: the RCU-protected pointer
+ * @ptr: the new value
+ * @c: the protection the updater holds, as for rcu_dereference_protected()
+ *
+ * Context: an updater, @c true. Release store as rcu_assign_pointer().
+ * Return: the value @rcu_ptr held, to free after a grace period.
+ */
+#define rcu_replace_pointer(rcu_ptr, ptr, c)				\
+	({								\
+		__typeof__(ptr) __old = rcu_dereference_protected(rcu_ptr, c); \
+		rcu_assign_pointer(rcu_ptr, ptr);			\
+		__old;							\
+	})
 
 void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg);
 
@@ -205,12 +226,27 @@ void synchronize_rcu_expedited(void);
 /* Wait until every callback queued before the call has run. */
 void rcu_barrier(void);
 
-/* Polled grace periods: a cookie now; later, whether a full grace period
- * has elapsed since. */
+/* Polled grace periods (poll.c): a cookie now; later, whether a full
+ * grace period has elapsed since. */
 unsigned long get_state_synchronize_rcu(void);
 unsigned long start_poll_synchronize_rcu(void);
 bool poll_state_synchronize_rcu(unsigned long cookie);
 void cond_synchronize_rcu(unsigned long cookie);
+unsigned long start_poll_synchronize_rcu_expedited(void);
+void cond_synchronize_rcu_expedited(unsigned long cookie);
+
+/* A cookie that a normal or an expedited grace period satisfies,
+ * whichever ends first. */
+struct rcu_gp_oldstate {
+	unsigned long rgos_norm;
+	unsigned long rgos_exp;
+};
+void get_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp);
+void start_poll_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp);
+bool poll_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp);
+void cond_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp);
+void start_poll_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
+void cond_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
 
 /* Boot: set up the tree (after the CPUs are counted) and the kthreads. */
 void rcu_init(void);

@@ -495,64 +495,6 @@ static void gp_thread_fn(void *unused)
 }
 
 /**
- * get_state_synchronize_rcu - a cookie for polling for a grace period
- *
- * Context: any, interrupt handlers and read-side sections included;
- * never sleeps. It does not ask for a grace period: pass the cookie to
- * cond_synchronize_rcu(), or rely on other activity (call_rcu()) to
- * start one, or poll_state_synchronize_rcu() may stay false.
- * A full barrier comes first, so the caller's earlier accesses are
- * ordered before the sample of the grace-period counter.
- * Return: the cookie for poll_state_synchronize_rcu() and
- * cond_synchronize_rcu().
- */
-unsigned long get_state_synchronize_rcu(void)
-{
-	/* Full barrier: the caller's earlier updates come before the
-	 * sample of gp_seq, so a grace period that has already started
-	 * (and might miss those updates' readers) is not counted. Pairs
-	 * with the smp_mb() in gp_start() after it stores gp_seq. */
-	smp_mb();
-	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
-}
-
-/**
- * start_poll_synchronize_rcu - a cookie for polling, and the grace period
- *	it needs asked for
- *
- * Context: any context where get_state_synchronize_rcu() may be used;
- * never sleeps. As get_state_synchronize_rcu(), and it also asks for the
- * grace period the cookie waits for, so that polling with
- * poll_state_synchronize_rcu() ends even if nothing else starts one.
- * Return: the cookie.
- */
-unsigned long start_poll_synchronize_rcu(void)
-{
-	unsigned long cookie = get_state_synchronize_rcu();
-
-	rcu_request_gp(cookie);
-	return cookie;
-}
-
-/**
- * poll_state_synchronize_rcu - has a full grace period elapsed?
- * @cookie: from get_state_synchronize_rcu()
- *
- * Context: any, interrupt handlers and read-side sections included;
- * never sleeps and never asks for a grace period.
- * The counter is read with acquire: once this returns true, every
- * reader that began before get_state_synchronize_rcu() has ended, and
- * its accesses happen before the caller's later ones.
- * Return: true if a full grace period has ended since the cookie was
- * taken.
- */
-bool poll_state_synchronize_rcu(unsigned long cookie)
-{
-	/* Acquire pairs with gp_end()'s release store. */
-	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), cookie);
-}
-
-/**
  * synchronize_rcu - wait for a full grace period
  *
  * Context: thread context with preemption and interrupts enabled, after
@@ -569,26 +511,6 @@ void synchronize_rcu(void)
 
 	rcu_request_gp(cookie);
 	wait_event(&rcu_state.gp_done, poll_state_synchronize_rcu(cookie));
-}
-
-/**
- * cond_synchronize_rcu - wait for a grace period unless one has elapsed
- * @cookie: from get_state_synchronize_rcu()
- *
- * Context: as synchronize_rcu() (it may sleep), after
- * rcu_start_kthreads(). Returns at once if the grace period the cookie
- * names is already over; otherwise asks for it and sleeps.
- * On return, as poll_state_synchronize_rcu() returning true: every
- * reader that began before the cookie was taken has ended, and its
- * accesses happen before the caller's later ones.
- */
-void cond_synchronize_rcu(unsigned long cookie)
-{
-	if (!poll_state_synchronize_rcu(cookie)) {
-		rcu_request_gp(cookie);
-		wait_event(&rcu_state.gp_done,
-			   poll_state_synchronize_rcu(cookie));
-	}
 }
 
 /**

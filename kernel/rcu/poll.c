@@ -1,0 +1,177 @@
+/*
+ * Polled grace periods: a cookie now, and later the question whether a
+ * full grace period has elapsed since, with Linux 6.x's names. A plain
+ * cookie is a value of rcu_state.gp_seq (rcu_seq_snap(): the value at
+ * which a grace period begun after the call will have ended). A _full
+ * cookie (struct rcu_gp_oldstate) also holds the expedited sequence's,
+ * so that whichever kind of grace period ends first satisfies it. The
+ * _expedited forms ask for an expedited grace period where Linux's do.
+ */
+#include "internal.h"
+#include "kernel/sched/waitqueue.h"
+#include "lib/atomic.h"
+
+/**
+ * get_state_synchronize_rcu - a cookie for polling for a grace period
+ *
+ * Context: any, interrupt handlers and read-side sections included;
+ * never sleeps. It does not ask for a grace period: pass the cookie to
+ * cond_synchronize_rcu(), or rely on other activity (call_rcu()) to
+ * start one, or poll_state_synchronize_rcu() may stay false.
+ * A full barrier comes first, so the caller's earlier accesses are
+ * ordered before the sample of the grace-period counter.
+ * Return: the cookie for poll_state_synchronize_rcu() and
+ * cond_synchronize_rcu().
+ */
+unsigned long get_state_synchronize_rcu(void)
+{
+	/* Full barrier: the caller's earlier updates come before the
+	 * sample of gp_seq, so a grace period that has already started
+	 * (and might miss those updates' readers) is not counted. Pairs
+	 * with the smp_mb() in gp_start() after it stores gp_seq. */
+	smp_mb();
+	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+}
+
+/**
+ * start_poll_synchronize_rcu - a cookie for polling, and the grace period
+ *	it needs asked for
+ *
+ * Context: any context where get_state_synchronize_rcu() may be used;
+ * never sleeps. As get_state_synchronize_rcu(), and it also asks for the
+ * grace period the cookie waits for, so that polling with
+ * poll_state_synchronize_rcu() ends even if nothing else starts one.
+ * Return: the cookie.
+ */
+unsigned long start_poll_synchronize_rcu(void)
+{
+	unsigned long cookie = get_state_synchronize_rcu();
+
+	rcu_request_gp(cookie);
+	return cookie;
+}
+
+/**
+ * poll_state_synchronize_rcu - has a full grace period elapsed?
+ * @cookie: from get_state_synchronize_rcu()
+ *
+ * Context: any, interrupt handlers and read-side sections included;
+ * never sleeps and never asks for a grace period.
+ * The counter is read with acquire: once this returns true, every
+ * reader that began before get_state_synchronize_rcu() has ended, and
+ * its accesses happen before the caller's later ones.
+ * Return: true if a full grace period has ended since the cookie was
+ * taken.
+ */
+bool poll_state_synchronize_rcu(unsigned long cookie)
+{
+	/* Acquire pairs with gp_end()'s release store. */
+	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), cookie);
+}
+
+/**
+ * cond_synchronize_rcu - wait for a grace period unless one has elapsed
+ * @cookie: from get_state_synchronize_rcu()
+ *
+ * Context: as synchronize_rcu() (it may sleep), after
+ * rcu_start_kthreads(). Returns at once if the grace period the cookie
+ * names is already over; otherwise asks for it and sleeps.
+ * On return, as poll_state_synchronize_rcu() returning true: every
+ * reader that began before the cookie was taken has ended, and its
+ * accesses happen before the caller's later ones.
+ */
+void cond_synchronize_rcu(unsigned long cookie)
+{
+	if (!poll_state_synchronize_rcu(cookie)) {
+		rcu_request_gp(cookie);
+		wait_event(&rcu_state.gp_done,
+			   poll_state_synchronize_rcu(cookie));
+	}
+}
+
+/**
+ * get_state_synchronize_rcu_full - a cookie that either kind of grace
+ * period satisfies
+ * @rgosp: where to store it
+ *
+ * Context: any; never sleeps, asks for nothing. One full barrier before
+ * both samples, as in get_state_synchronize_rcu().
+ */
+void get_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	/* Full barrier: the caller's updates come before both samples;
+	 * pairs with gp_start()'s smp_mb() and with the locked add that
+	 * follows the start of an expedited grace period (exp.c). */
+	smp_mb();
+	rgosp->rgos_norm = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+	rgosp->rgos_exp = rcu_exp_get_state();
+}
+
+/* As get_state_synchronize_rcu_full(), and the normal grace period it
+ * names is asked for. */
+void start_poll_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	get_state_synchronize_rcu_full(rgosp);
+	rcu_request_gp(rgosp->rgos_norm);
+}
+
+/**
+ * poll_state_synchronize_rcu_full - has a grace period of either kind
+ * elapsed since the cookie?
+ * @rgosp: from get_state_synchronize_rcu_full()
+ *
+ * Context: any; never sleeps. Both sequences are read with acquire, so
+ * once this says true the readers it waited for are done before the
+ * caller's next accesses.
+ */
+bool poll_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	return poll_state_synchronize_rcu(rgosp->rgos_norm) ||
+	       rcu_exp_poll_state(rgosp->rgos_exp);
+}
+
+/* Wait for a normal grace period unless one of either kind has elapsed. */
+void cond_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	if (!poll_state_synchronize_rcu_full(rgosp))
+		synchronize_rcu();
+}
+
+/**
+ * start_poll_synchronize_rcu_expedited - a cookie, and an expedited grace
+ * period to satisfy it soon
+ *
+ * Context: thread context that may sleep: the expedited grace period
+ * runs in the caller (Linux hands it to a worker). Return: a plain
+ * cookie, which that grace period satisfies, as does any normal one.
+ */
+unsigned long start_poll_synchronize_rcu_expedited(void)
+{
+	struct rcu_gp_oldstate rgos;
+
+	start_poll_synchronize_rcu_expedited_full(&rgos);
+	return rgos.rgos_norm;
+}
+
+/* The same with a _full cookie. Afterwards the normal cookie is also
+ * satisfied: the expedited grace period covered it, and the normal one it
+ * names has been asked for. */
+void start_poll_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp)
+{
+	start_poll_synchronize_rcu_full(rgosp);
+	synchronize_rcu_expedited();
+}
+
+/* Wait for an expedited grace period unless one of either kind has
+ * elapsed since the cookie. */
+void cond_synchronize_rcu_expedited(unsigned long cookie)
+{
+	if (!poll_state_synchronize_rcu(cookie))
+		synchronize_rcu_expedited();
+}
+
+void cond_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp)
+{
+	if (!poll_state_synchronize_rcu_full(rgosp))
+		synchronize_rcu_expedited();
+}
