@@ -24,6 +24,8 @@ struct percpu {
 	u32 need_resched;		/* set by the tick or a wake-up */
 	u32 irq_depth;			/* hard-interrupt nesting */
 	u32 rcu_nesting;		/* debug build: rcu_read_lock depth */
+	u64 rcu_lock_ip;		/* debug build: where the outermost
+					 * rcu_read_lock() was */
 	struct thread *current;
 	u32 online;
 	u64 ticks;			/* timer interrupts taken */

@@ -22,6 +22,9 @@
 
 /* Stops the compiler from moving memory accesses across this point. */
 #define barrier()		__asm__ __volatile__("" ::: "memory")
+/* The address of the code where it is written, even when inlined: for
+ * reports of where something began. */
+#define _THIS_IP_	({ __label__ __here; __here: (unsigned long)&&__here; })
 
 /*
  * One untorn access the compiler may not merge, split, repeat or drop:

@@ -81,6 +81,8 @@ static __always_inline u64 arch_read_tsc(void)
 	asm volatile("incl %%gs:%c0" : : "i"(off) : "memory")
 #define arch_percpu_dec32(off) \
 	asm volatile("decl %%gs:%c0" : : "i"(off) : "memory")
+#define arch_percpu_write64(off, v) \
+	asm volatile("movq %1, %%gs:%c0" : : "i"(off), "r"((u64)(v)) : "memory")
 #define arch_percpu_read64(off) ({					\
 	u64 __v;							\
 	asm volatile("movq %%gs:%c1, %0" : "=r"(__v) : "i"(off));	\

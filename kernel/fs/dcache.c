@@ -110,10 +110,12 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 	struct dcache_bucket *b = bucket_for(parent, hash);
 	struct dentry *d;
 
-	/* The locked walk (d_find_locked()) holds namespace_mutex instead
-	 * of a read-side section. */
-	hlist_for_each_entry_rcu(d, &b->chain, hash_link,
-				 !validate && mutex_is_owner(&namespace_mutex)) {
+	/* Only the lock-free walk (validate) relies on a read-side
+	 * section. The others keep writers out themselves: namespace_mutex
+	 * (d_find_locked()), the big lock or the rwlock of the locked walk
+	 * modes, or, for the unsynchronized baseline, a workload that
+	 * changes nothing. */
+	hlist_for_each_entry_rcu(d, &b->chain, hash_link, !validate) {
 		u32 s;
 
 		if (KERNEL_DEBUG && READ_ONCE(d->magic) != DENTRY_LIVE) {

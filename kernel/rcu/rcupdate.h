@@ -70,8 +70,15 @@ void rcu_dereference_warn(const char *file, int line);
 static __always_inline void rcu_read_lock(void)
 {
 	preempt_disable();
-	if (KERNEL_DEBUG)
+	if (KERNEL_DEBUG) {
+		/* Where the outermost section began, for the report of a
+		 * reader that sleeps. An interrupt's own section between
+		 * the test and the increment may overwrite it: a rare
+		 * wrong place in a report, nothing else. */
+		if (arch_percpu_read32(PERCPU_OFF(rcu_nesting)) == 0)
+			arch_percpu_write64(PERCPU_OFF(rcu_lock_ip), _THIS_IP_);
 		arch_percpu_inc32(PERCPU_OFF(rcu_nesting));
+	}
 }
 
 /**
@@ -96,17 +103,31 @@ static __always_inline void rcu_read_unlock(void)
 }
 
 /**
- * rcu_read_lock_held - is the caller protected as an RCU reader?
+ * rcu_read_lock_any_held - does anything keep a grace period from ending?
  *
- * Context: any; never sleeps. For assertions: preemption off for any
- * reason (rcu_read_lock() or a spinlock, say), interrupts off, or an
- * interrupt handler all keep a grace period from ending, so all count.
- * Orders nothing.
- * Return: true inside a read-side section or any such region.
+ * Context: any; never sleeps. Preemption off for any reason (a spinlock,
+ * say), interrupts off, or an interrupt handler all do, as Linux's
+ * rcu_read_lock_any_held() counts them. Orders nothing.
+ */
+static inline bool rcu_read_lock_any_held(void)
+{
+	return preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
+}
+
+/**
+ * rcu_read_lock_held - is the caller inside rcu_read_lock()?
+ *
+ * Context: any; never sleeps. For assertions. The debug build answers
+ * exactly, from the nesting count of rcu_read_lock(): a spinlock or a
+ * region with preemption off is no read-side section, however much it
+ * happens to delay grace periods. The other build keeps no count and
+ * answers as rcu_read_lock_any_held(). Orders nothing.
  */
 static inline bool rcu_read_lock_held(void)
 {
-	return preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
+	if (KERNEL_DEBUG)
+		return arch_percpu_read32(PERCPU_OFF(rcu_nesting)) > 0;
+	return rcu_read_lock_any_held();
 }
 
 /**

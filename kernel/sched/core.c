@@ -21,6 +21,7 @@
 #include "smp_call.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
+#include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/hooks.h"
@@ -29,6 +30,17 @@
 #include "lib/string.h"
 
 struct run_queue run_queues[MAX_CPUS];
+
+/* The RCU-specific part of the report: where the section began. */
+static void report_sleeping_reader(void)
+{
+	uptr ip = (uptr)this_cpu()->rcu_lock_ip, off = 0, size = 0;
+	const char *sym = ksym_lookup(ip, &off, &size);
+
+	pr_err("BUG: sleeping inside an RCU read-side section (depth %u), "
+	       "begun by rcu_read_lock() at %s+%#lx (%#lx)\n",
+	       this_cpu()->rcu_nesting, sym ? sym : "?", off, ip);
+}
 
 /* schedule() with preemption or interrupts off would let a sleeping
  * thread block its CPU, or, inside rcu_read_lock(), end a grace period
@@ -39,6 +51,8 @@ static void check_schedule_allowed(unsigned int expected_count)
 
 	if (likely(preempt_count() == expected_count && arch_irqs_enabled()))
 		return;
+	if (KERNEL_DEBUG && this_cpu()->rcu_nesting)
+		report_sleeping_reader();
 	pr_err("BUG: scheduling while atomic: thread %s/%llu on cpu%u, "
 	       "preempt_count %u, interrupts %s\n", t ? t->name : "?",
 	       t ? t->id : 0, this_cpu_id(), preempt_count() - expected_count,

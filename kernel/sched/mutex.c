@@ -62,10 +62,3 @@ bool mutex_is_locked(struct mutex *m)
 {
 	return READ_ONCE(m->owner) != NULL;
 }
-
-bool mutex_is_owner(struct mutex *m)
-{
-	/* Lock-free: only this thread stores itself as owner, and only
-	 * it clears that, so the answer about us is current. */
-	return current_thread() && READ_ONCE(m->owner) == current_thread();
-}

@@ -22,8 +22,5 @@ void mutex_lock(struct mutex *m);
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_locked(struct mutex *m);
-/* Whether the calling thread holds m: for assertions, as Linux's
- * lockdep_is_held(). Exact, since only the owner can set the answer. */
-bool mutex_is_owner(struct mutex *m);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
 #include "kernel/test/ktest.h"
 #include "lib/atomic.h"
 
@@ -98,4 +99,34 @@ KTEST(rcu, replace_pointer_returns_the_old_value)
 	old = rcu_replace_pointer(replaced, NULL, true);
 	KEXPECT_TRUE(old == &b);
 	KEXPECT_TRUE(rcu_access_pointer(replaced) == NULL);
+}
+
+static DEFINE_SPINLOCK(not_a_reader_lock);
+
+/* A spinlock delays grace periods but is no read-side section: the debug
+ * build's rcu_read_lock_held() tells them apart, as lockdep does. */
+KTEST(rcu, read_lock_held_is_exact_in_the_debug_build)
+{
+	bool in_reader, in_spinlock, any_in_spinlock, nested;
+
+	if (!KERNEL_DEBUG)
+		KTEST_SKIP("the exact answer needs the debug build's count");
+	KEXPECT_FALSE(rcu_read_lock_held());
+	rcu_read_lock();
+	rcu_read_lock();
+	rcu_read_unlock();
+	nested = rcu_read_lock_held();
+	rcu_read_unlock();
+	rcu_read_lock();
+	in_reader = rcu_read_lock_held();
+	rcu_read_unlock();
+	spin_lock(&not_a_reader_lock);
+	in_spinlock = rcu_read_lock_held();
+	any_in_spinlock = rcu_read_lock_any_held();
+	spin_unlock(&not_a_reader_lock);
+	KEXPECT_TRUE(nested);
+	KEXPECT_TRUE(in_reader);
+	KEXPECT_FALSE(in_spinlock);
+	KEXPECT_TRUE(any_in_spinlock);
+	KEXPECT_FALSE(rcu_read_lock_held());
 }
