@@ -3,7 +3,8 @@
  *
  * A window opens on one pass in RACE_ONE_IN (a random draw from a per-CPU
  * generator, so CPUs do not open theirs in step). It then spins for 1 to
- * RACE_MAX_SPIN_US microseconds; where the caller could sleep
+ * RACE_MAX_SPIN_US microseconds, now and then for up to
+ * RACE_LONG_SPIN_US; where the caller could sleep
  * (preemption and interrupts on) it may instead yield, letting another
  * thread run in the window, or sleep for a tick, long enough for a grace
  * period to end inside the window. Spinning, never sleeping, is what
@@ -24,6 +25,11 @@
 
 #define RACE_ONE_IN		8
 #define RACE_MAX_SPIN_US	30
+/* One spin in RACE_LONG_ONE_IN lasts up to RACE_LONG_SPIN_US: long
+ * enough for the grace-period thread's next scan to end a grace period
+ * and start the next one inside a window that cannot sleep. */
+#define RACE_LONG_ONE_IN	64
+#define RACE_LONG_SPIN_US	2000
 
 /* Set once at boot, before any window is reached; read with no lock. */
 bool race_windows_open;
@@ -83,8 +89,9 @@ void race_window_hold(enum race_window w)
 			break;
 		}
 	}
-	end = clock_ns() + (1 + prng_below(rng, RACE_MAX_SPIN_US)) *
-			   NSEC_PER_USEC;
+	end = clock_ns() + (1 + prng_below(rng, prng_below(rng,
+		RACE_LONG_ONE_IN) ? RACE_MAX_SPIN_US : RACE_LONG_SPIN_US)) *
+		NSEC_PER_USEC;
 	while (clock_ns() < end)
 		arch_cpu_relax();
 }
