@@ -15,6 +15,7 @@
 #include "kernel/ipi.h"
 #include "kernel/printk.h"
 #include "kernel/sched/mutex.h"
+#include "kernel/sched/timer.h"
 #include "kernel/time.h"
 #include "kernel/race.h"
 #include "lib/atomic.h"
@@ -26,6 +27,11 @@ static unsigned int exp_outstanding;
 static DEFINE_WAIT_QUEUE(exp_wait);
 u64 rcu_exp_completed;
 u64 rcu_exp_latency_last_ns;
+u64 rcu_exp_stalls;
+/* Armed while a caller waits for the reports; its callback runs from
+ * the tick of the waiter's CPU. */
+static struct timer exp_stall_timer;
+static u64 exp_start_ns;
 
 /* This CPU is outside any reader: report, if it still owes. */
 void rcu_exp_report_here(void)
@@ -83,6 +89,40 @@ __init void rcu_exp_init(void)
 	arch_set_ipi_handler(IPI_RCU_EXPEDITE, exp_ipi_handler);
 }
 
+/*
+ * An expedited grace period still waiting rcu.stall_timeout_ms after it
+ * began: name the CPUs that owe it a report, and what each is running,
+ * as the normal stall warning does. Lock-free snapshots; nothing is
+ * ordered. Rearms itself until synchronize_rcu_expedited() cancels it.
+ */
+static void exp_stall_warn(void *unused)
+{
+	char owed[160] = "";
+	size_t n = 0;
+	unsigned int cpu;
+
+	(void)unused;
+	rcu_exp_stalls++;	/* this callback only; read lock-free */
+	for (cpu = 0; cpu < nr_cpus && n < sizeof(owed) - 8; cpu++)
+		if (READ_ONCE(rcu_data[cpu].exp_pending))
+			n += ksnprintf(owed + n, sizeof(owed) - n, " %u", cpu);
+	pr_err("rcu: INFO: rcu detected expedited stalls on CPUs: {%s } "
+	       "%llu ms old, expedited seq %lu\n", owed,
+	       (clock_ns() - exp_start_ns) / NSEC_PER_MSEC,
+	       READ_ONCE(exp_seq));
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct thread *t = READ_ONCE(cpu_area(cpu)->current);
+
+		if (READ_ONCE(rcu_data[cpu].exp_pending))
+			pr_err("rcu:     cpu%u: running %s, preempt_count %u, "
+			       "need_resched %u\n", cpu, t ? t->name : "?",
+			       READ_ONCE(cpu_area(cpu)->preempt_count),
+			       READ_ONCE(cpu_area(cpu)->need_resched));
+	}
+	timer_rearm(&exp_stall_timer,
+		    clock_ns() + rcu_stall_timeout_ms * NSEC_PER_MSEC);
+}
+
 /* Acquire: pairs with the fully ordered decrements in
  * rcu_exp_report_here() and synchronize_rcu_expedited(), so every
  * reported CPU's earlier readers are over before we return. */
@@ -127,6 +167,7 @@ void synchronize_rcu_expedited(void)
 		return;		/* someone else's expedited GP covered us */
 	}
 	start = clock_ns();
+	exp_start_ns = start;	/* exp_mutex; read by exp_stall_warn() */
 	/* Odd: one runs. Ordered before the idle counters are read by the
 	 * locked add below; later callers' snapshots read it lock-free. */
 	WRITE_ONCE(exp_seq, exp_seq + 1);
@@ -180,7 +221,13 @@ void synchronize_rcu_expedited(void)
 	 * zero below without sleeping. */
 	if (atomic_sub_return(&exp_outstanding, 1) == 0)
 		wake_up_all(&exp_wait);
+	exp_stall_timer.fn = exp_stall_warn;
+	timer_add(&exp_stall_timer,
+		  start + rcu_stall_timeout_ms * NSEC_PER_MSEC);
 	wait_event(&exp_wait, exp_done());
+	/* After it returns, exp_stall_warn() is not running and will not
+	 * run: no warning about a grace period that is over. */
+	timer_cancel(&exp_stall_timer);
 	/* Even: this grace period is over. The re-check of a later holder
 	 * is ordered by exp_mutex, and a lock-free snapshot needs no
 	 * ordering (see above); the release pairs with the acquire in

@@ -100,6 +100,7 @@ extern unsigned int rcu_stall_timeout_ms;
 extern unsigned int rcu_fanout_leaf;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
+extern u64 rcu_exp_stalls;
 
 /* The nodes whose masks have a bit per CPU: the root alone when one
  * leaf holds every CPU. */

@@ -1,6 +1,7 @@
 /*
  * rcu_stall: a CPU spinning with preemption disabled past
- * rcu.stall_timeout_ms must draw a stall warning, and the grace period
+ * rcu.stall_timeout_ms must draw a stall warning, from normal and from
+ * expedited grace periods, and the grace period
  * must still end once the CPU lets go. Slow and noisy on purpose, so it
  * runs only when named (ktest=rcu_stall), with the harness told to
  * expect the warning.
@@ -27,23 +28,49 @@ static void hold_cpu(void *arg)
 	preempt_enable();
 }
 
-KTEST_SLOW(rcu_stall, warning_names_the_stalled_cpu, 60000)
+/* Hold cpu1 with preemption off for three stall timeouts while `wait`
+ * waits for a grace period; the statistics before and after. False if
+ * the holder could not start. */
+static bool wait_beside_holder(struct ktest_context *t, void (*wait)(void),
+			       struct rcu_stats *before,
+			       struct rcu_stats *after)
 {
-	struct rcu_stats before, after;
 	u64 hold_ns = 3ull * rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	struct thread *holder;
 
-	if (nr_cpus_online < 2)
-		KTEST_SKIP("needs 2 CPUs");
-	rcu_get_stats(&before);
+	rcu_get_stats(before);
 	WRITE_ONCE(holding, false);
 	holder = thread_create_on(hold_cpu, &hold_ns, "stall_holder", 1);
-	KASSERT_TRUE(holder != NULL);
+	if (!holder)
+		return false;
 	while (!READ_ONCE(holding))
 		sleep_ms(1);
-	synchronize_kernel();
+	wait();
 	KEXPECT_FALSE(READ_ONCE(holding));
 	thread_join(holder);
-	rcu_get_stats(&after);
+	rcu_get_stats(after);
+	return true;
+}
+
+KTEST_SLOW(rcu_stall, warning_names_the_stalled_cpu, 60000)
+{
+	struct rcu_stats before, after;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	KASSERT_TRUE(wait_beside_holder(t, synchronize_rcu, &before, &after));
 	KEXPECT_GE(after.stalls, before.stalls + 2);
+}
+
+/* The expedited grace period's own warning (its IPI finds cpu1 with
+ * preemption off, so no report comes until the holder lets go). */
+KTEST_SLOW(rcu_stall, expedited_warning_names_the_stalled_cpu, 60000)
+{
+	struct rcu_stats before, after;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	KASSERT_TRUE(wait_beside_holder(t, synchronize_rcu_expedited, &before,
+					&after));
+	KEXPECT_GE(after.exp_stalls, before.exp_stalls + 2);
 }
