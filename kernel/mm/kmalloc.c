@@ -11,6 +11,7 @@
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/spinlock.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
@@ -227,6 +228,12 @@ void kfree(const void *ptr)
 	if (!ptr)
 		return;
 	p = virt_to_page(ptr);
+	/* A callback still queued in the object would run on freed
+	 * memory: say so, with who queued it, and leave it allocated. */
+	if (KERNEL_DEBUG && p && (p->state == PAGE_SLAB ||
+				  p->state == PAGE_ALLOCATED) &&
+	    !rcu_head_check_free(ptr, ksize(ptr)))
+		return;
 	if (p && p->state == PAGE_SLAB)
 		slab_free(p, ptr);
 	else if (p && p->state == PAGE_ALLOCATED)

@@ -83,6 +83,9 @@ static void queue_callback(struct rcu_head *head)
  */
 void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
+	if (KERNEL_DEBUG &&
+	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
+		return;
 	head->func = func;
 	head->arg = arg;
 	queue_callback(head);
@@ -93,6 +96,9 @@ char rcu_head_form_linux[1];
 /* Linux's call_rcu(head, func): as call_rcu_arg(), but func gets head. */
 void call_rcu_head(struct rcu_head *head, rcu_callback_t func)
 {
+	if (KERNEL_DEBUG &&
+	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
+		return;
 	head->func_head = func;
 	head->arg = rcu_head_form_linux;
 	queue_callback(head);

@@ -1,12 +1,16 @@
 /*
  * The debug build's reports of RCU misuse: an unbalanced
- * rcu_read_unlock(), and a pointer loaded or a list walked with neither a
- * reader nor the caller's own protection around it.
+ * rcu_read_unlock(), a pointer loaded or a list walked with neither a
+ * reader nor the caller's own protection around it, and an rcu_head
+ * queued twice or freed while queued.
  */
 #include "rcupdate.h"
 #include "kernel/panic.h"
+#include "kernel/ksyms.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "lib/atomic.h"
+#include "lib/format.h"
 #include "lib/rculist.h"
 
 void rcu_read_unlock_underflow(void)
@@ -33,3 +37,59 @@ void rcu_list_check(bool cond, const char *file, int line)
 		arch_dump_stack();
 	}
 }
+
+#if KERNEL_DEBUG
+/* "name+0xoff" for a code address, into buf. */
+static const char *where(unsigned long ip, char *buf, size_t len)
+{
+	uptr off = 0, size = 0;
+	const char *sym = ksym_lookup(ip, &off, &size);
+
+	ksnprintf(buf, len, "%s+%#lx", sym ? sym : "?", off);
+	return buf;
+}
+
+bool rcu_head_debug_queue(struct rcu_head *head, unsigned long caller)
+{
+	char first[64], again[64];
+	/* One locked exchange: two CPUs queueing the same head at once
+	 * cannot both see it free. */
+	unsigned long was = xchg(&head->debug_queued, RCU_HEAD_QUEUED);
+
+	if (was != RCU_HEAD_QUEUED) {
+		WRITE_ONCE(head->debug_caller, caller);
+		return true;
+	}
+	pr_err("BUG: rcu_head %p queued again while still queued: first by "
+	       "%s, again by %s; the second is ignored\n", head,
+	       where(READ_ONCE(head->debug_caller), first, sizeof(first)),
+	       where(caller, again, sizeof(again)));
+	arch_dump_stack();
+	return false;
+}
+
+bool rcu_head_check_free(const void *ptr, size_t size)
+{
+	const unsigned long *w = ptr;
+	size_t i, n = size / sizeof(*w);
+	bool clean = true;
+	char by[64];
+
+	for (i = 0; i < n; i++) {
+		const struct rcu_head *head;
+
+		if (READ_ONCE(w[i]) != RCU_HEAD_QUEUED ||
+		    i * sizeof(*w) < offsetof(struct rcu_head, debug_queued))
+			continue;
+		head = (const void *)((const char *)&w[i] -
+				      offsetof(struct rcu_head, debug_queued));
+		pr_err("BUG: kfree(%p) of an object holding an rcu_head still "
+		       "queued (at %p, by %s); the object is not freed\n",
+		       ptr, head, where(READ_ONCE(head->debug_caller), by,
+					sizeof(by)));
+		arch_dump_stack();
+		clean = false;
+	}
+	return clean;
+}
+#endif

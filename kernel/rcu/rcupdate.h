@@ -36,7 +36,23 @@ struct rcu_head {
 		rcu_callback_t func_head;	/* Linux's func(head) */
 	};
 	void *arg;		/* func's argument, or rcu_head_form_linux */
+#if KERNEL_DEBUG
+	/* RCU_HEAD_QUEUED from call_rcu() or call_srcu() until the callback
+	 * is invoked, and who queued it: a second queueing, or a kfree() of
+	 * memory holding the head meanwhile, is reported (debug.c). */
+	unsigned long debug_queued;
+	unsigned long debug_caller;
+#endif
 };
+
+#define RCU_HEAD_QUEUED		0x5243552d51554555ul	/* "RCU-QUEU" */
+
+/* Debug build: mark head queued by `caller`; false (after a report naming
+ * both callers) if it is queued already, and must not be queued again. */
+bool rcu_head_debug_queue(struct rcu_head *head, unsigned long caller);
+/* Debug build: whether [ptr, ptr + size) holds no queued rcu_head;
+ * false after reporting one. */
+bool rcu_head_check_free(const void *ptr, size_t size);
 
 /* The address that marks a head queued in Linux's form: no caller of the
  * three-argument form can pass it by accident. */
@@ -46,6 +62,10 @@ extern char rcu_head_form_linux[];
  * whichever form it was queued. */
 static inline void rcu_invoke_callback(struct rcu_head *head)
 {
+#if KERNEL_DEBUG
+	/* Before the call: the callback may free or queue the head again. */
+	head->debug_queued = 0;
+#endif
 	if (head->arg == rcu_head_form_linux)
 		head->func_head(head);
 	else

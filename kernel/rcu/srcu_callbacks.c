@@ -44,6 +44,9 @@ void call_srcu(struct srcu_struct *ssp, struct rcu_head *head,
 {
 	unsigned long flags, cookie;
 
+	if (KERNEL_DEBUG &&
+	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
+		return;
 	head->func_head = func;
 	head->arg = rcu_head_form_linux;
 	/* The cookie's full barrier orders the caller's unpublishing store

@@ -1,5 +1,6 @@
 /* crash= kinds that misuse RCU, to show the debug checks report it. */
 #include "crash.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
@@ -53,3 +54,37 @@ static void walk_outside_reader(void)
 }
 CRASH_KIND_WARNS("rcu_list", "an RCU list walked outside a read-side section",
 		 walk_outside_reader);
+
+static struct rcu_head queued_twice;
+
+static void count_call(struct rcu_head *head)
+{
+	pr_info("crash: callback for %p ran\n", head);
+}
+
+static void call_rcu_twice(void)
+{
+	call_rcu(&queued_twice, count_call);
+	call_rcu(&queued_twice, count_call);
+	rcu_barrier();
+}
+CRASH_KIND_WARNS("rcu_double_call", "queue one rcu_head twice",
+		 call_rcu_twice);
+
+struct with_head {
+	int payload;
+	struct rcu_head rcu;
+};
+
+static void free_while_queued(void)
+{
+	struct with_head *o = kmalloc(sizeof(*o));
+
+	if (!o)
+		return;
+	call_rcu(&o->rcu, count_call);
+	kfree(o);
+	rcu_barrier();
+}
+CRASH_KIND_WARNS("rcu_free_queued", "kfree() an object whose rcu_head is queued",
+		 free_while_queued);
