@@ -101,10 +101,47 @@ static void free_object(void *arg)
 	kfree(arg);
 }
 
+/* One callback per object, as kfree_rcu() was before it batched. */
+static void queue_free_by_callback(struct rcu_head *obj)
+{
+	call_rcu(obj, free_object, obj);
+}
+
+/* Into this CPU's block: one callback per about 500 objects. */
+static void queue_free_batched(struct rcu_head *obj)
+{
+	kfree_rcu_head(obj, obj);
+}
+
+/* The cost per object of allocating it and handing it to `queue`, which
+ * frees it after a grace period; rcu_barrier() between samples. */
+static void time_frees(struct bench_run *b, const char *figure,
+		       unsigned int count,
+		       void (*queue)(struct rcu_head *obj))
+{
+	u64 ns[32];
+	unsigned int r, i, n = b->repeats < 32 ? b->repeats : 32;
+
+	for (r = 0; r < n; r++) {
+		u64 start = clock_ns();
+
+		for (i = 0; i < count; i++) {
+			struct rcu_head *obj = kmalloc(sizeof(*obj));
+
+			if (!obj)
+				break;
+			queue(obj);
+		}
+		ns[r] = (clock_ns() - start) / count;
+		rcu_barrier();
+	}
+	bench_report(b, figure, "ns/call", ns, n);
+}
+
 BENCH(call_rcu)
 {
 	static struct rcu_head heads[CALLBACKS];
-	u64 queue_ns[32], rate[32], kfree_ns[32], invoked = 0;
+	u64 queue_ns[32], rate[32], invoked = 0;
 	unsigned int r, i, n = b->repeats < 32 ? b->repeats : 32;
 	unsigned int count = b->quick ? 100 : CALLBACKS;
 
@@ -125,18 +162,7 @@ BENCH(call_rcu)
 	}
 	bench_report(b, "call_rcu cost", "ns/call", queue_ns, n);
 	bench_report(b, "callback throughput", "callbacks/s", rate, n);
-	for (r = 0; r < n; r++) {
-		u64 start = clock_ns();
-
-		for (i = 0; i < count; i++) {
-			struct rcu_head *obj = kmalloc(sizeof(*obj));
-
-			if (!obj)
-				break;
-			call_rcu(obj, free_object, obj);
-		}
-		kfree_ns[r] = (clock_ns() - start) / count;
-		rcu_barrier();
-	}
-	bench_report(b, "kmalloc + kfree_rcu", "ns/call", kfree_ns, n);
+	time_frees(b, "kmalloc + call_rcu(kfree)", count, queue_free_by_callback);
+	time_frees(b, "kmalloc + kfree_rcu (batched)", count,
+		   queue_free_batched);
 }

@@ -117,6 +117,7 @@ void rcu_callbacks_tick(void)
 	 * period are done before its callbacks are moved to DONE. */
 	unsigned long done = smp_load_acquire(&rcu_state.gp_seq);
 
+	rcu_kfree_flush_here();
 	if (!rdp->cbs.len)
 		return;
 	race_window(RACE_CB_ADVANCE);
@@ -258,6 +259,9 @@ static void barrier_callback(void *unused)
 static void queue_barrier_callback(void *unused)
 {
 	(void)unused;
+	/* kfree_rcu()'s open block first: this CPU runs its callbacks in
+	 * order, so the barrier waits for the block too. */
+	rcu_kfree_flush_here();
 	/* Counted here, by each CPU that queues, not counted beforehand:
 	 * cpu_up() does not take the barrier mutex, so a CPU may join the
 	 * online set between a count and the call, and a count one short

@@ -120,6 +120,9 @@ void rcu_exp_report_here(void);
 void rcu_exp_tick(void);
 void rcu_exp_init(void);
 void rcu_exp_show_state(void);
+/* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */
+void rcu_kfree_flush_here(void);
+extern u64 rcu_kfree_blocks;
 /* The expedited sequence's cookie and its test, for poll.c. */
 unsigned long rcu_exp_get_state(void);
 bool rcu_exp_poll_state(unsigned long cookie);

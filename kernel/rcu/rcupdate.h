@@ -233,18 +233,26 @@ void call_rcu_head(struct rcu_head *head, rcu_callback_t func);
 
 void kfree_rcu_callback(void *ptr);
 
+void kfree_rcu_head(void *ptr, struct rcu_head *head);
+
 /**
  * kfree_rcu - free an object with kfree() after a grace period
  * @ptr: the object, from kmalloc(), already unpublished
  * @field: the name of its struct rcu_head member
  *
  * Context: as call_rcu(): any, after rcu_init(); never sleeps.
- * Orders as call_rcu(): the caller's earlier stores (the unpublishing
- * one) come before the free, and no reader that could still see @ptr
- * is running when it happens, in this CPU's "rcuc" thread.
+ * Batched (kfree.c): the pointer joins this CPU's block, which one
+ * callback frees after a grace period; @field is used only when there is
+ * no memory for a block. Orders as call_rcu(): the caller's earlier
+ * stores (the unpublishing one) come before the free, and no reader that
+ * could still see @ptr is running when it happens.
  */
-#define kfree_rcu(ptr, field)						\
-	call_rcu(&(ptr)->field, kfree_rcu_callback, (ptr))
+#define kfree_rcu(ptr, field)	kfree_rcu_head((ptr), &(ptr)->field)
+
+/* Linux's single-argument form, for an object with no rcu_head: batched
+ * too, but without memory for a block it waits for a grace period
+ * itself, so it may sleep (thread context only). */
+void kfree_rcu_mightsleep(void *ptr);
 
 void synchronize_rcu(void);
 

@@ -32,6 +32,7 @@ void rcu_get_stats(struct rcu_stats *s)
 	s->exp_completed = READ_ONCE(rcu_exp_completed);
 	s->stalls = READ_ONCE(rcu_state.stalls);
 	s->exp_stalls = READ_ONCE(rcu_exp_stalls);
+	s->kfree_blocks = READ_ONCE(rcu_kfree_blocks);
 	n = n < RCU_LATENCY_SAMPLES ? n : RCU_LATENCY_SAMPLES;
 	for (i = 0; i < n; i++)
 		sorted[i] = READ_ONCE(rcu_state.latency_ns[i]);

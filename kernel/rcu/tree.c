@@ -231,6 +231,8 @@ void rcu_cpu_dying(void)
 {
 	unsigned int cpu = this_cpu_id();
 
+	/* Its open kfree_rcu() block joins the callbacks that move. */
+	rcu_kfree_flush_here();
 	if (rcu_bug(RCU_BUG_OFFLINE_IN_MASKS)) {
 		/* The injected bug: the parked CPU stays awake to RCU. */
 		return;

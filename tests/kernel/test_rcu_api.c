@@ -4,7 +4,9 @@
  * that either kind of grace period satisfies, the expedited polled
  * forms, and rcu_replace_pointer().
  */
+#include "kernel/mm/kmalloc.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/test/ktest.h"
@@ -129,4 +131,75 @@ KTEST(rcu, read_lock_held_is_exact_in_the_debug_build)
 	KEXPECT_FALSE(in_spinlock);
 	KEXPECT_TRUE(any_in_spinlock);
 	KEXPECT_FALSE(rcu_read_lock_held());
+}
+
+#define KFREE_OBJS	1200u
+#define KFREE_MAGIC	0x6b667265u
+
+struct kfree_obj {
+	u32 magic;
+	struct rcu_head rcu;
+};
+
+/* kfree_rcu() batches: 1200 objects take a handful of callbacks, not
+ * 1200. Queued with interrupts off, so no tick closes a block early and
+ * the count does not depend on speed; inside our own reader, so none
+ * may be freed before we leave it (the debug build poisons freed
+ * memory). */
+KTEST(rcu, kfree_rcu_frees_in_batches_after_the_readers)
+{
+	static struct kfree_obj *objs[KFREE_OBJS];
+	struct kmalloc_class_stats before[KMALLOC_NR_CLASSES];
+	struct kmalloc_class_stats after[KMALLOC_NR_CLASSES];
+	struct rcu_stats s0, s1;
+	unsigned long flags;
+	unsigned int i, r, early = 0;
+	u64 freed = 0;
+
+	for (i = 0; i < KFREE_OBJS; i++) {
+		objs[i] = kmalloc(sizeof(*objs[i]));
+		KASSERT_TRUE(objs[i] != NULL);
+		objs[i]->magic = KFREE_MAGIC;
+	}
+	rcu_get_stats(&s0);
+	kmalloc_get_stats(before);
+	rcu_read_lock();
+	local_irq_save(flags);
+	for (i = 0; i < KFREE_OBJS; i++)
+		kfree_rcu(objs[i], rcu);
+	local_irq_restore(flags);
+	for (r = 0; r < 50; r++)
+		for (i = 0; i < KFREE_OBJS; i++)
+			early += READ_ONCE(objs[i]->magic) != KFREE_MAGIC;
+	rcu_read_unlock();
+	rcu_barrier();
+	kmalloc_get_stats(after);
+	rcu_get_stats(&s1);
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
+		freed += after[i].frees - before[i].frees;
+	KEXPECT_EQ(early, 0u);
+	KEXPECT_GE(freed, (u64)KFREE_OBJS);
+	KEXPECT_GE(s1.kfree_blocks - s0.kfree_blocks, 3ull);
+	KEXPECT_LE(s1.kfree_blocks - s0.kfree_blocks, 10ull);
+}
+
+KTEST(rcu, kfree_rcu_mightsleep_frees)
+{
+	struct kmalloc_class_stats before[KMALLOC_NR_CLASSES];
+	struct kmalloc_class_stats after[KMALLOC_NR_CLASSES];
+	unsigned int i;
+	u64 freed = 0;
+
+	kmalloc_get_stats(before);
+	for (i = 0; i < 10; i++) {
+		void *p = kmalloc(100);
+
+		KASSERT_TRUE(p != NULL);
+		kfree_rcu_mightsleep(p);
+	}
+	rcu_barrier();
+	kmalloc_get_stats(after);
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
+		freed += after[i].frees - before[i].frees;
+	KEXPECT_GE(freed, 10ull);
 }
