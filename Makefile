@@ -2,8 +2,9 @@
 #
 #   make            kernel ELF and boot ISO under build/
 #   make run        boot in QEMU, serial console on this terminal
-#   make test       host unit tests, sparse, the model check, the boot
-#                   matrix, crash tests, a benchmark smoke run
+#   make test       host unit tests, sparse, the model check, make run's
+#                   checks, the boot matrix, crash tests, a benchmark
+#                   smoke run
 #   make model      spin checks the models of the grace-period engine and
 #                   of SRCU's counter flip (tests/model/)
 #   make perf-test  the self-tests' speed figures judged, on the non-debug
@@ -35,6 +36,8 @@ CMDLINE		?=
 ACCEL		?= tcg
 SECS		?= 60
 STRESS_TIMEOUT_SCALE ?= 4
+# make run refuses less memory (the boot matrix's smallest is 64M).
+RUN_MIN_MEM_MIB	:= 64
 BENCH_SMP	?= 1 2 4
 BENCH_BUILD	:= $(BUILD)/bench-kernel
 QEMU		:= qemu-system-x86_64
@@ -84,7 +87,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke model perf-test mutants stress-test FORCE
+	bench-smoke model perf-test mutants stress-test run-settings-test FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -154,11 +157,28 @@ $(BUILD)/compile_commands.json: Makefile
 		"$$sep" "$(CURDIR)" "$$f" "$(CC)" "$(KERNEL_CFLAGS)" "$$f"; sep=','; \
 	done; echo ']'; } > $@
 
+# SMP and MEM are checked before QEMU starts: QEMU's own refusal was
+# lost in make's output, and too little memory hangs in GRUB. QEMU's
+# status says how the kernel ended: 0 or 1 a normal exit (Ctrl-A X,
+# poweroff, reboot), 3 failed self-tests, 5 a panic.
 run: deps $(ISO)
-	$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) \
+	@case '$(SMP)' in ''|0|*[!0-9]*) smp_ok=no ;; *) [ '$(SMP)' -le 255 ] && smp_ok=yes || smp_ok=no ;; esac; \
+	if [ $$smp_ok = no ]; then \
+		echo "make run: SMP=$(SMP): expected a number of CPUs from 1 to 255" >&2; exit 2; fi
+	@mib=$$(echo '$(MEM)' | sed -n 's/^\([0-9][0-9]*\)[Mm]\{0,1\}$$/\1/p; s/^\([0-9][0-9]*\)[Gg]$$/\1 * 1024/p'); \
+	if [ -z "$$mib" ] || [ $$(( $$mib )) -lt $(RUN_MIN_MEM_MIB) ]; then \
+		echo "make run: MEM=$(MEM): expected a size such as 512M or 2G, at least $(RUN_MIN_MEM_MIB)M" >&2; exit 2; fi
+	@echo "make run: -smp $(SMP), $(MEM); leave QEMU with Ctrl-A X, or type poweroff"
+	@$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) \
 		$(if $(filter kvm,$(ACCEL)),-accel kvm,-accel tcg$(,)thread=multi) \
 		-cdrom $(ISO) -boot d -display none -serial mon:stdio -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 || true
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04; \
+	status=$$?; case $$status in \
+	0|1) ;; \
+	3) echo "make run: the self-tests reported failures (QEMU status 3)" >&2; exit 1 ;; \
+	5) echo "make run: the kernel panicked (QEMU status 5)" >&2; exit 1 ;; \
+	*) echo "make run: QEMU exited with status $$status" >&2; exit 1 ;; \
+	esac
 
 , := ,
 
@@ -184,6 +204,10 @@ check: deps
 boot-test: $(KERNEL)
 	$(Q)tests/matrix
 
+# make run's own checks of SMP, MEM and QEMU's status, with QEMU stubbed.
+run-settings-test: $(ISO)
+	$(Q)tests/run-settings
+
 # Each benchmark once, briefly: does it run, and is its output valid?
 bench-smoke: $(KERNEL)
 	$(Q)tests/boot --quiet --smp 2 --log $(BUILD)/bench-smoke.log \
@@ -206,7 +230,7 @@ perf-test: deps
 		--log $(BUILD)/perf-test.log \
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
-test: deps host-test check model all boot-test bench-smoke
+test: deps host-test check model all run-settings-test boot-test bench-smoke
 
 # The boot matrix on a host whose every core is kept busy by processes
 # started here (and stopped however the run ends), with every boot's

@@ -65,7 +65,9 @@ static void cmd_reboot(int argc, char **argv)
 	pr_info("reboot: Restarting system\n");
 	arch_reboot();
 }
-SHELL_COMMAND("reboot", "reboot", "reset the machine", cmd_reboot);
+SHELL_COMMAND("reboot", "reboot",
+	      "reset the machine (make run starts QEMU with -no-reboot, so "
+	      "there QEMU exits instead)", cmd_reboot);
 
 static void cmd_poweroff(int argc, char **argv)
 {
@@ -76,4 +78,17 @@ static void cmd_poweroff(int argc, char **argv)
 }
 SHELL_COMMAND("poweroff", "poweroff",
 	      "switch the machine off (ACPI S5; under QEMU without ACPI, "
-	      "isa-debug-exit)", cmd_poweroff);
+	      "isa-debug-exit): QEMU exits", cmd_poweroff);
+
+/* What a newcomer types to leave: poweroff by other names. */
+static void cmd_exit(int argc, char **argv)
+{
+	cmd_poweroff(argc, argv);
+}
+SHELL_COMMAND("exit", "exit", "leave: the same as poweroff", cmd_exit);
+
+static void cmd_quit(int argc, char **argv)
+{
+	cmd_poweroff(argc, argv);
+}
+SHELL_COMMAND("quit", "quit", "leave: the same as poweroff", cmd_quit);

@@ -177,7 +177,8 @@ void shell_run(void)
 	shell_input_init();
 	lineedit_init(&editor, SHELL_PROMPT, write_to_console,
 		      command_name_at, NULL);
-	console_printf("\nQuiesce shell: 'help' lists the commands.\n");
+	console_printf("\nQuiesce shell: 'help' lists the commands; 'exit' "
+		       "(or Ctrl-A X in QEMU) leaves.\n");
 	lineedit_prompt(&editor);
 	for (;;) {
 		const char *line = lineedit_feed(&editor, (u8)shell_getc());
