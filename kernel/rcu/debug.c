@@ -54,9 +54,10 @@ bool rcu_head_debug_queue(struct rcu_head *head, unsigned long caller)
 	char first[64], again[64];
 	/* One locked exchange: two CPUs queueing the same head at once
 	 * cannot both see it free. */
-	unsigned long was = xchg(&head->debug_queued, RCU_HEAD_QUEUED);
+	unsigned long mark = rcu_head_queued_mark(head);
+	unsigned long was = xchg(&head->debug_queued, mark);
 
-	if (was != RCU_HEAD_QUEUED) {
+	if (was != mark) {
 		WRITE_ONCE(head->debug_caller, caller);
 		return true;
 	}
@@ -78,11 +79,12 @@ bool rcu_head_check_free(const void *ptr, size_t size)
 	for (i = 0; i < n; i++) {
 		const struct rcu_head *head;
 
-		if (READ_ONCE(w[i]) != RCU_HEAD_QUEUED ||
-		    i * sizeof(*w) < offsetof(struct rcu_head, debug_queued))
+		if (i * sizeof(*w) < offsetof(struct rcu_head, debug_queued))
 			continue;
 		head = (const void *)((const char *)&w[i] -
 				      offsetof(struct rcu_head, debug_queued));
+		if (READ_ONCE(w[i]) != rcu_head_queued_mark(head))
+			continue;
 		pr_err("BUG: kfree(%p) of an object holding an rcu_head still "
 		       "queued (at %p, by %s); the object is not freed\n",
 		       ptr, head, where(READ_ONCE(head->debug_caller), by,

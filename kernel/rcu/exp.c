@@ -112,12 +112,14 @@ static void exp_stall_warn(void *unused)
 	       READ_ONCE(exp_seq));
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct thread *t = READ_ONCE(cpu_area(cpu)->current);
+		const char *offline = rcu_offline_stall_verdict(cpu);
 
 		if (READ_ONCE(rcu_data[cpu].exp_pending))
 			pr_err("rcu:     cpu%u: running %s, preempt_count %u, "
-			       "need_resched %u\n", cpu, t ? t->name : "?",
+			       "need_resched %u%s%s\n", cpu, t ? t->name : "?",
 			       READ_ONCE(cpu_area(cpu)->preempt_count),
-			       READ_ONCE(cpu_area(cpu)->need_resched));
+			       READ_ONCE(cpu_area(cpu)->need_resched),
+			       offline ? ": " : "", offline ? offline : "");
 	}
 	timer_rearm(&exp_stall_timer,
 		    clock_ns() + rcu_stall_timeout_ms * NSEC_PER_MSEC);

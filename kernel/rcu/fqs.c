@@ -73,6 +73,20 @@ void rcu_force_quiescent_states(void)
 }
 
 /*
+ * A holdout that is not online, for the normal and the expedited stall
+ * warnings alike: still waited for once it has parked is a bug in RCU;
+ * before that it is on its way up or down. NULL for an online CPU.
+ */
+const char *rcu_offline_stall_verdict(unsigned int cpu)
+{
+	if (READ_ONCE(cpu_area(cpu)->online))
+		return NULL;
+	return cpu_is_parked(cpu) ?
+	       "it is offline, parked, and still waited for: an RCU bug" :
+	       "it is part-way online or offline: stuck in the hotplug path";
+}
+
+/*
  * What a holdout did since the grace period began, and what that says:
  * a vCPU that took far fewer ticks than the grace period is old was not
  * run by the host (starvation, not a bug); one that ticked but never
@@ -80,17 +94,15 @@ void rcu_force_quiescent_states(void)
  * (a bug in RCU), was never nudged although the grace-period thread forces
  * quiescent states every RCU_NUDGE_TICKS (a bug in RCU), or never
  * scheduled at all (a reader, or a region with preemption off, that does
- * not end). An offline CPU still waited for is a bug once it has parked;
- * before that it is on its way up or down.
+ * not end).
  */
 static const char *stall_verdict(unsigned int cpu, u64 ticks, u64 expected,
 				 u64 switches, u64 nudges)
 {
-	if (!READ_ONCE(cpu_area(cpu)->online))
-		return cpu_is_parked(cpu) ?
-		       "it is offline, parked, and still waited for: an RCU bug" :
-		       "it is part-way online or offline: stuck in the hotplug "
-		       "path";
+	const char *offline = rcu_offline_stall_verdict(cpu);
+
+	if (offline)
+		return offline;
 	if (ticks * 4 < expected)
 		return "the host hardly ran this vCPU: starved, not a kernel bug";
 	if (switches)

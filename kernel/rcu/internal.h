@@ -114,6 +114,7 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);
 void rcu_request_gp(unsigned long snap);
 void rcu_force_quiescent_states(void);
 void rcu_check_stall(void);
+const char *rcu_offline_stall_verdict(unsigned int cpu);
 void rcu_record_latency(u64 ns);
 void rcu_callbacks_tick(void);
 void rcu_exp_report_here(void);

@@ -37,15 +37,25 @@ struct rcu_head {
 	};
 	void *arg;		/* func's argument, or rcu_head_form_linux */
 #if KERNEL_DEBUG
-	/* RCU_HEAD_QUEUED from call_rcu() or call_srcu() until the callback
-	 * is invoked, and who queued it: a second queueing, or a kfree() of
-	 * memory holding the head meanwhile, is reported (debug.c). */
+	/* rcu_head_queued_mark(head) from call_rcu() or call_srcu() until
+	 * the callback is invoked, and who queued it: a second queueing, or
+	 * a kfree() of memory holding the head meanwhile, is reported
+	 * (debug.c). */
 	unsigned long debug_queued;
 	unsigned long debug_caller;
 #endif
 };
 
 #define RCU_HEAD_QUEUED		0x5243552d51554555ul	/* "RCU-QUEU" */
+
+/* The mark of a queued head is keyed to where it lies: a stale copy of
+ * the constant (a register spilled on a stack since freed, the unused
+ * tail of a reused block) sits at some other address and is not taken
+ * for a queued head by kfree()'s check. */
+static inline unsigned long rcu_head_queued_mark(const struct rcu_head *head)
+{
+	return RCU_HEAD_QUEUED ^ (unsigned long)head;
+}
 
 /* Debug build: mark head queued by `caller`; false (after a report naming
  * both callers) if it is queued already, and must not be queued again. */

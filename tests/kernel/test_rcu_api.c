@@ -203,3 +203,24 @@ KTEST(rcu, kfree_rcu_mightsleep_frees)
 		freed += after[i].frees - before[i].frees;
 	KEXPECT_GE(freed, 10ull);
 }
+
+/* kfree()'s check for a queued rcu_head must not take stale data for
+ * one: a freed stack page reused as a kfree_rcu() block once held the
+ * raw mark spilled from a register, and the check refused to free the
+ * block (make test at -smp 64). Marks keyed to another address, or the
+ * bare constant, are data. */
+KTEST(rcu, kfree_check_ignores_stale_queued_marks)
+{
+	const size_t at = 100;
+	unsigned long *w;
+
+	if (!KERNEL_DEBUG)
+		KTEST_SKIP("the check is the debug build's");
+	w = kmalloc(4096);
+	KASSERT_TRUE(w != NULL);
+	w[at] = RCU_HEAD_QUEUED;
+	w[at + 1] = 0;
+	w[at + 8] = rcu_head_queued_mark((const struct rcu_head *)&w[3]);
+	KEXPECT_TRUE(rcu_head_check_free(w, 4096));
+	kfree(w);
+}
