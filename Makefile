@@ -195,6 +195,7 @@ host-test: $(HOST_TESTS)
 # address space, as Linux's make C=1.
 check: deps
 	$(Q)tests/layout
+	$(Q)tests/mutants/run --check
 	@echo "  SPARSE  arch/ kernel/ lib/ tests/kernel/"
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/sparse.log
 	$(Q)fail=0; for f in $(KERNEL_C); do \

@@ -153,7 +153,7 @@ void synchronize_rcu_expedited(void)
 	unsigned int cpu, me, n = 0;
 	u64 start;
 
-	/* As get_state_synchronize_rcu(): our updates before the sample.
+	/* As rcu_gp_snap(): our updates before the sample.
 	 * Pairs with the locked add on exp_outstanding below, which
 	 * follows the store that starts an expedited grace period: one
 	 * that starts after this read sees our updates. The lock-free
@@ -233,7 +233,7 @@ void synchronize_rcu_expedited(void)
 	/* Even: this grace period is over. The re-check of a later holder
 	 * is ordered by exp_mutex, and a lock-free snapshot needs no
 	 * ordering (see above); the release pairs with the acquire in
-	 * rcu_exp_poll_state(), and costs nothing on x86. The
+	 * rcu_exp_seq(), and costs nothing on x86. The
 	 * statistics are read lock-free by rcu_get_stats(). */
 	smp_store_release(&exp_seq, exp_seq + 1);
 	rcu_exp_completed++;
@@ -249,11 +249,12 @@ unsigned long rcu_exp_get_state(void)
 	return rcu_seq_snap(READ_ONCE(exp_seq));
 }
 
-/* Acquire: pairs with the release that ends an expedited grace period,
- * so its readers are done before the caller's next accesses. */
-bool rcu_exp_poll_state(unsigned long cookie)
+/* exp_seq now, for the polled cookies. Acquire: pairs with the release
+ * that ends an expedited grace period, so its readers are done before
+ * the caller's next accesses. */
+unsigned long rcu_exp_seq(void)
 {
-	return rcu_seq_done(smp_load_acquire(&exp_seq), cookie);
+	return smp_load_acquire(&exp_seq);
 }
 
 /* The expedited machinery's part of rcu_show_gp_state(): its sequence,

@@ -124,9 +124,12 @@ void rcu_exp_show_state(void);
 /* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */
 void rcu_kfree_flush_here(void);
 extern u64 rcu_kfree_blocks;
-/* The expedited sequence's cookie and its test, for poll.c. */
+/* The expedited sequence: a cookie's snapshot, and its value now. */
 unsigned long rcu_exp_get_state(void);
-bool rcu_exp_poll_state(unsigned long cookie);
+unsigned long rcu_exp_seq(void);
+/* poll.c: the normal grace period's snapshot, and whether it ended. */
+unsigned long rcu_gp_snap(void);
+bool rcu_gp_done(unsigned long snap);
 void rcu_cb_threads_start(void);
 
 #endif

@@ -1,15 +1,57 @@
 /*
  * Polled grace periods: a cookie now, and later the question whether a
- * full grace period has elapsed since, with Linux 6.x's names. A plain
- * cookie is a value of rcu_state.gp_seq (rcu_seq_snap(): the value at
- * which a grace period begun after the call will have ended). A _full
- * cookie (struct rcu_gp_oldstate) also holds the expedited sequence's,
- * so that whichever kind of grace period ends first satisfies it. The
- * _expedited forms ask for an expedited grace period where Linux's do.
+ * full grace period has elapsed since, with Linux 6.x's names. Either
+ * kind of grace period, normal or expedited, satisfies any cookie.
+ *
+ * A _full cookie (struct rcu_gp_oldstate) holds a snapshot of each
+ * sequence: the value of rcu_state.gp_seq, and of the expedited exp_seq,
+ * at which a grace period of that kind begun after the call will have
+ * ended (rcu_seq_snap()). A plain cookie is one unsigned long, as
+ * Linux's is; Linux 6.1 keeps a third sequence that both kinds advance
+ * for it. Here it holds both snapshots in 32 bits each, the normal one
+ * low and the expedited one high, compared modulo 2^32. A half can only
+ * err towards "not yet", and only once 2^30 grace periods of its kind
+ * have passed since the cookie was taken (the horizon a 32-bit Linux's
+ * cookies have): then the caller waits for one more grace period.
  */
 #include "internal.h"
 #include "kernel/sched/waitqueue.h"
 #include "lib/atomic.h"
+
+#define COOKIE_HALF_BITS	32
+
+/* Internal to RCU: gp_seq's value once a normal grace period begun after
+ * the caller's earlier accesses has ended. What synchronize_rcu() and
+ * the cookies wait for. */
+unsigned long rcu_gp_snap(void)
+{
+	/* Full barrier: the caller's earlier updates come before the
+	 * sample of gp_seq, so a grace period that has already started
+	 * (and might miss those updates' readers) is not counted. Pairs
+	 * with the smp_mb() in gp_start() after it stores gp_seq. */
+	smp_mb();
+	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+}
+
+/* Whether the normal grace period rcu_gp_snap() named has ended. */
+bool rcu_gp_done(unsigned long snap)
+{
+	/* Acquire pairs with gp_end()'s release store: the ended grace
+	 * period's readers are done before the caller's next accesses. */
+	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), snap);
+}
+
+static unsigned long pack_cookie(const struct rcu_gp_oldstate *rgos)
+{
+	return (u32)rgos->rgos_norm |
+	       ((unsigned long)(u32)rgos->rgos_exp << COOKIE_HALF_BITS);
+}
+
+/* rcu_seq_done() on 32-bit halves: wrap-safe within 2^31. */
+static bool half_done(unsigned long now, unsigned long half)
+{
+	return (s32)((u32)now - (u32)half) >= 0;
+}
 
 /**
  * get_state_synchronize_rcu - a cookie for polling for a grace period
@@ -19,18 +61,16 @@
  * cond_synchronize_rcu(), or rely on other activity (call_rcu()) to
  * start one, or poll_state_synchronize_rcu() may stay false.
  * A full barrier comes first, so the caller's earlier accesses are
- * ordered before the sample of the grace-period counter.
+ * ordered before the samples of the grace-period counters.
  * Return: the cookie for poll_state_synchronize_rcu() and
  * cond_synchronize_rcu().
  */
 unsigned long get_state_synchronize_rcu(void)
 {
-	/* Full barrier: the caller's earlier updates come before the
-	 * sample of gp_seq, so a grace period that has already started
-	 * (and might miss those updates' readers) is not counted. Pairs
-	 * with the smp_mb() in gp_start() after it stores gp_seq. */
-	smp_mb();
-	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+	struct rcu_gp_oldstate rgos;
+
+	get_state_synchronize_rcu_full(&rgos);
+	return pack_cookie(&rgos);
 }
 
 /**
@@ -45,10 +85,10 @@ unsigned long get_state_synchronize_rcu(void)
  */
 unsigned long start_poll_synchronize_rcu(void)
 {
-	unsigned long cookie = get_state_synchronize_rcu();
+	struct rcu_gp_oldstate rgos;
 
-	rcu_request_gp(cookie);
-	return cookie;
+	start_poll_synchronize_rcu_full(&rgos);
+	return pack_cookie(&rgos);
 }
 
 /**
@@ -57,16 +97,19 @@ unsigned long start_poll_synchronize_rcu(void)
  *
  * Context: any, interrupt handlers and read-side sections included;
  * never sleeps and never asks for a grace period.
- * The counter is read with acquire: once this returns true, every
+ * The counters are read with acquire: once this returns true, every
  * reader that began before get_state_synchronize_rcu() has ended, and
  * its accesses happen before the caller's later ones.
- * Return: true if a full grace period has ended since the cookie was
- * taken.
+ * Return: true if a full grace period, normal or expedited, has ended
+ * since the cookie was taken.
  */
 bool poll_state_synchronize_rcu(unsigned long cookie)
 {
-	/* Acquire pairs with gp_end()'s release store. */
-	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), cookie);
+	/* Acquire loads: gp_seq's pairs with gp_end()'s release store,
+	 * exp_seq's (rcu_exp_seq()) with the one that ends an expedited
+	 * grace period. */
+	return half_done(smp_load_acquire(&rcu_state.gp_seq), cookie) ||
+	       half_done(rcu_exp_seq(), cookie >> COOKIE_HALF_BITS);
 }
 
 /**
@@ -74,19 +117,17 @@ bool poll_state_synchronize_rcu(unsigned long cookie)
  * @cookie: from get_state_synchronize_rcu()
  *
  * Context: as synchronize_rcu() (it may sleep), after
- * rcu_start_kthreads(). Returns at once if the grace period the cookie
- * names is already over; otherwise asks for it and sleeps.
+ * rcu_start_kthreads(). Returns at once if a grace period of either
+ * kind has ended since the cookie was taken; otherwise waits for a
+ * normal one, as Linux's does.
  * On return, as poll_state_synchronize_rcu() returning true: every
  * reader that began before the cookie was taken has ended, and its
  * accesses happen before the caller's later ones.
  */
 void cond_synchronize_rcu(unsigned long cookie)
 {
-	if (!poll_state_synchronize_rcu(cookie)) {
-		rcu_request_gp(cookie);
-		wait_event(&rcu_state.gp_done,
-			   poll_state_synchronize_rcu(cookie));
-	}
+	if (!poll_state_synchronize_rcu(cookie))
+		synchronize_rcu();
 }
 
 /**
@@ -102,8 +143,7 @@ void get_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
 	/* Full barrier: the caller's updates come before both samples;
 	 * pairs with gp_start()'s smp_mb() and with the locked add that
 	 * follows the start of an expedited grace period (exp.c). */
-	smp_mb();
-	rgosp->rgos_norm = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+	rgosp->rgos_norm = rcu_gp_snap();
 	rgosp->rgos_exp = rcu_exp_get_state();
 }
 
@@ -126,8 +166,8 @@ void start_poll_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
  */
 bool poll_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
 {
-	return poll_state_synchronize_rcu(rgosp->rgos_norm) ||
-	       rcu_exp_poll_state(rgosp->rgos_exp);
+	return rcu_gp_done(rgosp->rgos_norm) ||
+	       rcu_seq_done(rcu_exp_seq(), rgosp->rgos_exp);
 }
 
 /* Wait for a normal grace period unless one of either kind has elapsed. */
@@ -150,7 +190,7 @@ unsigned long start_poll_synchronize_rcu_expedited(void)
 	struct rcu_gp_oldstate rgos;
 
 	start_poll_synchronize_rcu_expedited_full(&rgos);
-	return rgos.rgos_norm;
+	return pack_cookie(&rgos);
 }
 
 /* The same with a _full cookie. Afterwards the normal cookie is also

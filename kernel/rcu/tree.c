@@ -428,7 +428,7 @@ static void gp_start(void)
 	 * before asking for this grace period) is visible before we sample
 	 * the idle counters; pairs with the barriers in rcu_idle_exit() and
 	 * rcu_irq_enter(), and with the smp_mb() of call_rcu() and
-	 * get_state_synchronize_rcu() before they sample gp_seq. */
+	 * rcu_gp_snap() before they sample gp_seq. */
 	smp_mb();
 	if (rcu_state.nr_leaves == 1) {
 		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root));
@@ -509,10 +509,10 @@ static void gp_thread_fn(void *unused)
  */
 void synchronize_rcu(void)
 {
-	unsigned long cookie = get_state_synchronize_rcu();
+	unsigned long snap = rcu_gp_snap();
 
-	rcu_request_gp(cookie);
-	wait_event(&rcu_state.gp_done, poll_state_synchronize_rcu(cookie));
+	rcu_request_gp(snap);
+	wait_event(&rcu_state.gp_done, rcu_gp_done(snap));
 }
 
 /**

@@ -1,6 +1,6 @@
 /*
  * The rcu suite, continued: Linux's spellings of the API behave as
- * Linux's do. Linux's two-argument call_rcu(), the _full polled cookies
+ * Linux's do. Linux's two-argument call_rcu(), the polled cookies
  * that either kind of grace period satisfies, the expedited polled
  * forms, and rcu_replace_pointer().
  */
@@ -68,6 +68,30 @@ KTEST(rcu, full_cookie_is_satisfied_by_an_expedited_grace_period)
 	get_state_synchronize_rcu_full(&s);
 	synchronize_rcu();
 	KEXPECT_TRUE(poll_state_synchronize_rcu_full(&s));
+}
+
+/* A plain cookie too, as Linux 6.1's: nothing here asks for a normal
+ * grace period, so with cookies that only a normal one satisfied, five
+ * expedited ones in a row would each leave the cookie pending (unless
+ * other work happened to end a normal one every time). */
+KTEST(rcu, plain_cookie_is_satisfied_by_an_expedited_grace_period)
+{
+	unsigned int i, early = 0, done = 0;
+	unsigned long cookie;
+
+	for (i = 0; i < 5; i++) {
+		rcu_read_lock();
+		cookie = get_state_synchronize_rcu();
+		early += poll_state_synchronize_rcu(cookie);
+		rcu_read_unlock();
+		synchronize_rcu_expedited();
+		done += poll_state_synchronize_rcu(cookie);
+	}
+	KEXPECT_EQ(early, 0u);
+	KEXPECT_EQ(done, 5u);
+	cookie = get_state_synchronize_rcu();
+	synchronize_rcu();
+	KEXPECT_TRUE(poll_state_synchronize_rcu(cookie));
 }
 
 KTEST(rcu, expedited_polled_forms_end_their_grace_periods)
