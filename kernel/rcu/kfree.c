@@ -88,8 +88,14 @@ void kfree_rcu_mightsleep(void *ptr)
 }
 
 /* From the tick, from rcu_barrier() on each CPU, and from a CPU going
- * offline: interrupts off, on the CPU itself. */
+ * offline, on the CPU itself. rcu_barrier() calls it on its own CPU with
+ * interrupts on: a tick between taking the block and clearing the slot
+ * would queue the block too, and the debug build caught that double
+ * call_rcu() in make test. Hence the interrupts off here. */
 void rcu_kfree_flush_here(void)
 {
+	unsigned long flags = arch_irq_save();
+
 	queue_open_block(this_cpu_id());
+	arch_irq_restore(flags);
 }
