@@ -13,6 +13,9 @@
 #   make mutants    the mutation suite: which planted bugs do the tests
 #                   catch? (tests/mutants/; MUTANTS=name,... for some)
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
+#   make trace      a traced run drawn as a timeline: build/trace/
+#                   trace.json (for ui.perfetto.dev) and timeline.svg;
+#                   the torture for TRACE_SECS, or SUITE=name instead
 #   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
 #                   a table, and build/bench/scaling.svg
 #   make gdb        boot QEMU stopped, with gdb attached
@@ -39,6 +42,11 @@ STRESS_TIMEOUT_SCALE ?= 4
 # make run refuses less memory (the boot matrix's smallest is 64M).
 RUN_MIN_MEM_MIB	:= 64
 BENCH_SMP	?= 1 2 4
+TRACE_SECS	?= 3
+TRACE_EVENTS	?= rcu
+SUITE		?=
+TRACE_WORKLOAD	= $(if $(SUITE),ktest=$(SUITE),ktest=rcutorture \
+		  torture.secs=$(TRACE_SECS))
 BENCH_BUILD	:= $(BUILD)/bench-kernel
 QEMU		:= qemu-system-x86_64
 
@@ -87,7 +95,8 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
-	bench-smoke model perf-test mutants stress-test run-settings-test FORCE
+	bench-smoke model perf-test mutants stress-test run-settings-test \
+	trace trace-test FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -231,7 +240,8 @@ perf-test: deps
 		--log $(BUILD)/perf-test.log \
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
-test: deps host-test check model all run-settings-test boot-test bench-smoke
+test: deps host-test check model all run-settings-test boot-test bench-smoke \
+	trace-test
 
 # The boot matrix on a host whose every core is kept busy by processes
 # started here (and stopped however the run ends), with every boot's
@@ -249,6 +259,25 @@ torture: deps $(KERNEL)
 	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \
 		--log $(BUILD)/torture.log \
 		--cmdline 'ktest=rcutorture torture.secs=$(SECS) torture.stat_interval=60 $(CMDLINE)'
+
+# A run with the event trace on, decoded from its console log
+# (kernel/trace/, tests/trace/decode). TRACE_CHECK=--check checks the two
+# files as make test does.
+trace: deps $(KERNEL)
+	@mkdir -p $(BUILD)/trace
+	$(Q)tests/boot --quiet --smp $(SMP) --mem $(MEM) --timeout 600 \
+		--log $(BUILD)/trace/console.log \
+		--cmdline '$(TRACE_WORKLOAD) trace=$(TRACE_EVENTS) $(CMDLINE)'
+	$(Q)tests/trace/decode $(BUILD)/trace/console.log \
+		--json $(BUILD)/trace/trace.json \
+		--svg $(BUILD)/trace/timeline.svg $(TRACE_CHECK)
+
+# The decoder against records it encodes itself, then a short make trace
+# whose files are checked.
+trace-test: deps $(KERNEL)
+	$(Q)tests/trace/test_decode
+	$(Q)$(MAKE) --no-print-directory trace SMP=2 TRACE_SECS=1 \
+		TRACE_CHECK=--check
 
 # Figures come from a kernel without the debug checks, booted once per
 # CPU count in BENCH_SMP.

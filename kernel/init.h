@@ -35,6 +35,7 @@ struct late_work {
 #define LATE_WORK_CRASH		1	/* crash=: a deliberate fault */
 #define LATE_WORK_SELFTEST	2	/* ktest=: the self-tests */
 #define LATE_WORK_BENCH		3	/* bench=: the benchmarks */
+#define LATE_WORK_TRACE		4	/* trace=: the event trace's dump */
 
 /* Run every LATE_WORK in order; false if any failed. */
 bool run_late_work(void);

@@ -25,6 +25,7 @@
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/timer.h"
 #include "kernel/shell/shell.h"
+#include "kernel/trace/trace.h"
 #include "lib/atomic.h"
 
 #define EXIT_STATUS_PASS	0
@@ -66,6 +67,7 @@ static __noreturn void kernel_init(void)
 		sleep_ms(1);
 	pr_info("smp: %u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
 		nr_cpus);
+	trace_init();		/* a ring for every CPU found */
 	rcu_init();
 	rcu_start_kthreads();
 	srcu_start_kthread();

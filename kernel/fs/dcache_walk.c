@@ -14,6 +14,7 @@
 #include "ramfs.h"
 #include "kernel/errno.h"
 #include "kernel/race.h"
+#include "kernel/trace/trace.h"
 #include "lib/hash.h"
 #include "lib/string.h"
 
@@ -196,6 +197,11 @@ static enum walk_outcome walk_once(const char *path, enum dcache_mode mode,
 		count_done(out);
 	else if (o == WALK_UNSURE)
 		dcache_count(fallbacks);
+	if (lock_free)
+		trace_event(TRACE_DCACHE, this_cpu_id(), TRACE_DCACHE_WALK,
+			    o == WALK_DONE ? TRACE_WALK_DONE :
+			    o == WALK_UNSURE ? TRACE_WALK_UNSURE : TRACE_WALK_MISS,
+			    0, 0);
 	reader_exit(mode);
 	return o;
 }

@@ -59,6 +59,8 @@ static void queue_callback(struct rcu_head *head)
 	rcu_cblist_enqueue(&rdp->cbs, head);
 	rdp->cbs_queued++;
 	accelerate(rdp);
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_CB_QUEUE, 0,
+		    (u32)rdp->cbs.len, 0);
 	arch_irq_restore(flags);
 }
 
@@ -116,13 +118,18 @@ void rcu_callbacks_tick(void)
 	/* Acquire pairs with gp_end()'s release: the readers of the grace
 	 * period are done before its callbacks are moved to DONE. */
 	unsigned long done = smp_load_acquire(&rcu_state.gp_seq);
+	unsigned long was_done;
 
 	rcu_kfree_flush_here();
 	if (!rdp->cbs.len)
 		return;
 	race_window(RACE_CB_ADVANCE);
+	was_done = rdp->cbs.len_done;
 	rcu_cblist_advance(&rdp->cbs, done);
 	accelerate(rdp);
+	if (rdp->cbs.len_done != was_done)
+		trace_event(TRACE_RCU, this_cpu_id(), TRACE_CB_ADVANCE, 0,
+			    (u32)rdp->cbs.len_done, rcu_gp_number(done));
 	/* cb_thread_has_work is shared only with this CPU's rcuc thread,
 	 * which is bound to this CPU and clears it with interrupts off
 	 * (invoke_batch()): the tick interrupts it, never runs beside it,
@@ -161,6 +168,7 @@ static bool invoke_batch(struct rcu_data *rdp)
 		rcu_invoke_callback(list);
 	}
 	flags = arch_irq_save();
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_CB_INVOKE, 0, (u32)n, 0);
 	rdp->cbs_invoked += n;
 	more = rdp->cbs.len_done != 0;
 	/* Interrupts off: the tick cannot refill DONE between the test and

@@ -58,6 +58,13 @@ static inline bool rcu_seq_done(unsigned long now, unsigned long target)
 	return (long)(now - target) >= 0;
 }
 
+/* The number of the grace period running at `seq`, or of the last one
+ * ended: grace period n runs from 2n-1 to 2n. For messages and traces. */
+static inline unsigned long rcu_gp_number(unsigned long seq)
+{
+	return (seq + 1) >> 1;
+}
+
 /* The value of gp_seq at which a full grace period begun after `now`
  * will have ended: the next one if none is running, else the one after
  * the current. */

@@ -175,6 +175,8 @@ void synchronize_rcu_expedited(void)
 	WRITE_ONCE(exp_seq, exp_seq + 1);
 	preempt_disable();
 	me = this_cpu_id();
+	trace_event(TRACE_RCU, me, TRACE_EXP_START, 0,
+		    rcu_gp_number(exp_seq), 0);
 	/* Our own hold on the count, dropped only once every flag is set
 	 * and counted, so exp_done() cannot see zero early. (A CPU that
 	 * reports before the add below may take the count to zero for a
@@ -214,6 +216,8 @@ void synchronize_rcu_expedited(void)
 			if (xchg(&rcu_data[cpu].exp_pending, false))
 				atomic_sub_return(&exp_outstanding, 1);
 		} else {
+			trace_event(TRACE_RCU, cpu, TRACE_EXP_IPI, 0,
+				    rcu_gp_number(exp_seq), 0);
 			arch_send_ipi(cpu, IPI_RCU_EXPEDITE);
 		}
 	}
@@ -238,6 +242,8 @@ void synchronize_rcu_expedited(void)
 	smp_store_release(&exp_seq, exp_seq + 1);
 	rcu_exp_completed++;
 	rcu_exp_latency_last_ns = clock_ns() - start;
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_EXP_END, 0,
+		    rcu_gp_number(exp_seq), rcu_exp_latency_last_ns);
 	mutex_unlock(&exp_mutex);
 }
 

@@ -52,6 +52,8 @@ static void force_one(unsigned int cpu, unsigned long gp)
 	unsigned long now = READ_ONCE(rdp->eqs_seq);
 
 	if ((now & 1) || now != rdp->eqs_snapshot) {
+		trace_event(TRACE_RCU, cpu, TRACE_QS_FOR_IDLE, 0,
+			    rcu_gp_number(gp), 0);
 		rcu_report_qs(cpu, gp);
 		return;
 	}
@@ -59,6 +61,7 @@ static void force_one(unsigned int cpu, unsigned long gp)
 	if (rcu_bug(RCU_BUG_NO_NUDGE))
 		return;
 	rdp->nudges++;		/* GP thread only; statistics */
+	trace_event(TRACE_RCU, cpu, TRACE_NUDGE, 0, rcu_gp_number(gp), 0);
 	/* No ordering needed against the IPI: its handler,
 	 * sched_reschedule_ipi(), sets the flag again on the target. */
 	WRITE_ONCE(cpu_area(cpu)->need_resched, 1);
@@ -154,6 +157,9 @@ void rcu_check_stall(void)
 		return;
 	rcu_state.next_stall_ns = now + rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	rcu_state.stalls++;
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_STALL, 0,
+		    rcu_gp_number(gp), (now - rcu_state.gp_start_ns) /
+		    NSEC_PER_MSEC);
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
 	       "%llu ms old; still waiting for:\n", (gp >> 1) + 1,
 	       (now - rcu_state.gp_start_ns) / NSEC_PER_MSEC);

@@ -1,4 +1,4 @@
-/* State shared by the files of the RCU core (rcu_tree.c is the map). */
+/* State shared by the files of the RCU core (tree.c is the map). */
 #ifndef KERNEL_RCU_INTERNAL_H
 #define KERNEL_RCU_INTERNAL_H
 
@@ -8,6 +8,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"
+#include "kernel/trace/trace.h"
 
 #define RCU_FANOUT_LEAF_DEFAULT	16	/* CPUs a leaf, as Linux's */
 #define RCU_FANOUT_LEAF_MIN	2

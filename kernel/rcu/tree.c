@@ -147,7 +147,8 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
  * reported is running, report it. A CPU notices a grace period through
  * its leaf's gp_seq, which node_start() publishes together with the
  * leaf's mask. Interrupts off. */
-static void note_quiescent_state(unsigned int cpu)
+static void note_quiescent_state(unsigned int cpu,
+				 enum trace_qs_reason reason)
 {
 	struct rcu_data *rdp = &rcu_data[cpu];
 	/* Lock-free hints, written by the GP thread (node_start(),
@@ -165,6 +166,16 @@ static void note_quiescent_state(unsigned int cpu)
 		return;
 	rdp->gp_seq_seen = gp;
 	rdp->qs_reported++;
+	/* Traced before the report: a writer that has reported may be
+	 * what ends trace_stop()'s grace period. */
+	if (trace_on(TRACE_RCU)) {
+		/* nudges is the GP thread's: a stale read only misnames
+		 * the reason in the trace. */
+		if (reason == TRACE_QS_CONTEXT_SWITCH &&
+		    READ_ONCE(rdp->nudges) != READ_ONCE(rdp->nudges_snapshot))
+			reason = TRACE_QS_NUDGED;
+		trace_record_event(cpu, TRACE_QS, reason, rcu_gp_number(gp), 0);
+	}
 	rcu_report_qs(cpu, gp);
 }
 
@@ -173,7 +184,7 @@ void rcu_note_context_switch(void)
 	unsigned int cpu = this_cpu_id();
 
 	rcu_data[cpu].context_switches++;
-	note_quiescent_state(cpu);
+	note_quiescent_state(cpu, TRACE_QS_CONTEXT_SWITCH);
 	/* A hint, set by synchronize_rcu_expedited(): the report claims
 	 * the flag with xchg, so a stale false only leaves the report to
 	 * the IPI, which the requester sends after setting the flag. */
@@ -186,12 +197,15 @@ void rcu_idle_enter(void)
 {
 	unsigned int cpu = this_cpu_id();
 
-	note_quiescent_state(cpu);
+	note_quiescent_state(cpu, TRACE_QS_IDLE);
 	/* A hint, as in rcu_note_context_switch(): a flag missed here is
 	 * cleared by the requester, which reads eqs_seq after setting it,
 	 * or answered by its IPI, which ends the halt. */
 	if (READ_ONCE(rcu_data[cpu].exp_pending))
 		rcu_exp_report_here();
+	/* Before the increment: a trace writer must not be in an
+	 * extended quiescent state (see trace_stop()). */
+	trace_event(TRACE_RCU, cpu, TRACE_IDLE_ENTER, 0, 0, 0);
 	/* Full barrier (locked increment): every earlier access of this
 	 * CPU comes before anyone can see it idle; pairs with the reads of
 	 * eqs_seq in leaf_wait_mask(), force_one() and
@@ -216,6 +230,8 @@ void rcu_idle_exit(void)
 		return;
 	}
 	atomic_fetch_add(&rdp->eqs_seq, 1);
+	/* Out of the extended quiescent state: the trace may use RCU. */
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_IDLE_EXIT, 0, 0, 0);
 }
 
 /*
@@ -246,7 +262,7 @@ void rcu_cpu_dying(void)
 	 * before it reads eqs_seq), one of the two sees the other. A grace
 	 * period that began in the same gap is reported now too, rather
 	 * than left to the next scan (the model check found the gap). */
-	note_quiescent_state(cpu);
+	note_quiescent_state(cpu, TRACE_QS_OFFLINE);
 	if (READ_ONCE(rcu_data[cpu].exp_pending))
 		rcu_exp_report_here();
 }
@@ -289,7 +305,7 @@ void rcu_irq_exit(void)
 
 	if (rdp->irq_eqs_exit) {
 		rdp->irq_eqs_exit = 0;
-		note_quiescent_state(cpu);
+		note_quiescent_state(cpu, TRACE_QS_IRQ_EXIT);
 		/* Full barrier, as in rcu_idle_enter(): the handler's
 		 * accesses come before the counter reads odd again in
 		 * leaf_wait_mask(), force_one() or the expedited requester. */
@@ -442,8 +458,10 @@ static void gp_start(void)
 		for (i = 0; i < rcu_state.nr_leaves; i++)
 			node_start(&rcu_state.leaves[i], gp, leaf_masks[i]);
 	}
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_START, 0,
+		    rcu_gp_number(gp), 0);
 	/* This thread is in a quiescent state itself. */
-	note_quiescent_state(this_cpu_id());
+	note_quiescent_state(this_cpu_id(), TRACE_QS_GP_THREAD);
 	arch_irq_restore(flags);
 }
 
@@ -467,6 +485,8 @@ static void gp_end(void)
 	 * poll_state_synchronize_rcu() and the callbacks' advance. */
 	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
 	rcu_state.gps_completed++;	/* statistics, read lock-free */
+	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_END, 0,
+		    rcu_gp_number(rcu_state.gp_seq), took);
 	spin_unlock_irqrestore(&root->lock, flags);
 	rcu_record_latency(took);
 	wake_up_all(&rcu_state.gp_done);

@@ -26,6 +26,7 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
+#include "kernel/trace/trace.h"
 #include "lib/atomic.h"
 #include "lib/string.h"
 
@@ -207,6 +208,8 @@ static void __schedule(bool preempted)
 	rq->current = next;
 	rq->switched_from = prev;
 	cpu_area(cpu)->current = next;
+	trace_event(TRACE_SCHED, cpu, TRACE_SWITCH, prev->is_idle,
+		    (u32)prev->id, next->id);
 	arch_context_switch(&prev->saved_sp, next->saved_sp);
 	/* Back in prev, perhaps much later and on another CPU. */
 	finish_switch(&run_queues[this_cpu_id()]);
