@@ -1,7 +1,8 @@
 # Quiesce: build, run and test.
 #
 #   make            kernel ELF and boot ISO under build/
-#   make run        boot in QEMU, serial console on this terminal
+#   make run        boot in QEMU straight to the shell, serial console on
+#                   this terminal (CMDLINE=ktest=all: self-tests first)
 #   make test       host unit tests, sparse, the model check, make run's
 #                   checks, the boot matrix, crash tests, a benchmark
 #                   smoke run
@@ -18,12 +19,17 @@
 #                   the torture for TRACE_SECS, or SUITE=name instead
 #   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
 #                   a table, and build/bench/scaling.svg
-#   make gdb        boot QEMU stopped, with gdb attached
-#   make deps       install the Debian packages the others need
+#   make gdb        boot QEMU stopped, with gdb attached; QEMU ends with
+#                   gdb; the console is on localhost:GDB_CONSOLE_PORT
+#   make deps       install the Debian packages the others need (make run
+#                   and make gdb install only what they need)
+#   make help       this list
 #   make clean
 #
 # Variables: SMP, MEM, CMDLINE, ACCEL (tcg or kvm), DEBUG (1: debug checks
-# in the kernel), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-.
+# in the kernel), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
+# SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
+# BENCH_SMP (make bench), MUTANTS (make mutants), GDB_CONSOLE_PORT.
 
 ARCH		:= x86_64
 CROSS_COMPILE	?=
@@ -43,6 +49,8 @@ STRESS_TIMEOUT_SCALE ?= 4
 RUN_MIN_MEM_MIB	:= 64
 BENCH_SMP	?= 1 2 4
 TRACE_SECS	?= 3
+GDB_CONSOLE_PORT ?= 4555
+GDB_ARGS	?= -ex 'hbreak kmain' -ex continue
 TRACE_EVENTS	?= rcu
 SUITE		?=
 TRACE_WORKLOAD	= $(if $(SUITE),ktest=$(SUITE),ktest=rcutorture \
@@ -96,7 +104,7 @@ endif
 
 .PHONY: all run test gdb deps check host-test boot-test clean torture bench \
 	bench-smoke model perf-test mutants stress-test run-settings-test \
-	trace trace-test FORCE
+	trace trace-test harness-test gdb-test help run-deps gdb-deps FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
@@ -140,7 +148,8 @@ $(BUILD)/%.o: $(BUILD)/%.S
 $(BUILD)/quiesce.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o linker.ld
 	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.o
 
-$(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
+# Every build also writes compile_commands.json, for editors.
+$(KERNEL): $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld | $(BUILD)/compile_commands.json
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
 
@@ -150,7 +159,7 @@ $(BUILD)/cmdline: FORCE
 	@mkdir -p $(BUILD)
 	@printf '%s\n' '$(CMDLINE)' | cmp -s - $@ || printf '%s\n' '$(CMDLINE)' > $@
 
-$(ISO): $(KERNEL) boot/grub.cfg.in $(BUILD)/cmdline | deps
+$(ISO): $(KERNEL) boot/grub.cfg.in $(BUILD)/cmdline | run-deps
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/quiesce.elf
 	$(Q)sed 's|@CMDLINE@|$(CMDLINE)|' boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
@@ -170,14 +179,17 @@ $(BUILD)/compile_commands.json: Makefile
 # lost in make's output, and too little memory hangs in GRUB. QEMU's
 # status says how the kernel ended: 0 or 1 a normal exit (Ctrl-A X,
 # poweroff, reboot), 3 failed self-tests, 5 a panic.
-run: deps $(ISO)
+# Straight to the shell unless CMDLINE names the self-tests (ktest=).
+run: CMDLINE := $(if $(findstring ktest=,$(CMDLINE)),$(CMDLINE),ktest=none $(CMDLINE))
+run: run-deps $(ISO)
 	@case '$(SMP)' in ''|0|*[!0-9]*) smp_ok=no ;; *) [ '$(SMP)' -le 255 ] && smp_ok=yes || smp_ok=no ;; esac; \
 	if [ $$smp_ok = no ]; then \
 		echo "make run: SMP=$(SMP): expected a number of CPUs from 1 to 255" >&2; exit 2; fi
 	@mib=$$(echo '$(MEM)' | sed -n 's/^\([0-9][0-9]*\)[Mm]\{0,1\}$$/\1/p; s/^\([0-9][0-9]*\)[Gg]$$/\1 * 1024/p'); \
 	if [ -z "$$mib" ] || [ $$(( $$mib )) -lt $(RUN_MIN_MEM_MIB) ]; then \
 		echo "make run: MEM=$(MEM): expected a size such as 512M or 2G, at least $(RUN_MIN_MEM_MIB)M" >&2; exit 2; fi
-	@echo "make run: -smp $(SMP), $(MEM); leave QEMU with Ctrl-A X, or type poweroff"
+	@echo "make run: -smp $(SMP), $(MEM), '$(strip $(CMDLINE))'$(if $(findstring ktest=none,$(CMDLINE)),; self-tests: type 'test' at the prompt or make run CMDLINE=ktest=all,)"
+	@echo "make run: leave QEMU with Ctrl-A X, or type exit"
 	@$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) \
 		$(if $(filter kvm,$(ACCEL)),-accel kvm,-accel tcg$(,)thread=multi) \
 		-cdrom $(ISO) -boot d -display none -serial mon:stdio -no-reboot \
@@ -191,11 +203,17 @@ run: deps $(ISO)
 
 , := ,
 
-gdb: deps $(ISO)
-	$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) -accel tcg,thread=multi \
-		-cdrom $(ISO) -boot d -display none -serial file:$(BUILD)/gdb-serial.log \
-		-no-reboot -s -S & \
-	gdb -q $(KERNEL) -ex 'target remote :1234' -ex 'hbreak kmain' -ex continue
+# QEMU waits for gdb on :1234 and is stopped when gdb exits. The console
+# is a TCP socket (nc localhost $(GDB_CONSOLE_PORT)), copied to
+# build/gdb-serial.log. GDB_ARGS replaces the first commands.
+gdb: gdb-deps $(ISO)
+	@echo "make gdb: console: nc localhost $(GDB_CONSOLE_PORT) (a copy goes to $(BUILD)/gdb-serial.log); QEMU stops when gdb exits"
+	$(Q)$(QEMU) -M q35 -cpu max -smp $(SMP) -m $(MEM) -accel tcg,thread=multi \
+		-cdrom $(ISO) -boot d -display none -no-reboot -s -S \
+		-chardev socket,id=console,host=localhost,port=$(GDB_CONSOLE_PORT),server=on,wait=off,logfile=$(BUILD)/gdb-serial.log \
+		-serial chardev:console & qemu=$$!; \
+	gdb -q $(KERNEL) -ex 'target remote :1234' $(GDB_ARGS); status=$$?; \
+	kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null; exit $$status
 
 host-test: $(HOST_TESTS)
 	$(Q)tests/host/run $(HOST_TESTS)
@@ -217,6 +235,14 @@ boot-test: $(KERNEL)
 # make run's own checks of SMP, MEM and QEMU's status, with QEMU stubbed.
 run-settings-test: $(ISO)
 	$(Q)tests/run-settings
+
+# tests/boot itself: a failed boot names its first failed test.
+harness-test: $(KERNEL)
+	$(Q)tests/harness-test
+
+# make gdb in batch mode: a breakpoint is hit, QEMU ends with gdb.
+gdb-test: gdb-deps $(ISO)
+	$(Q)tests/gdb-test
 
 # Each benchmark once, briefly: does it run, and is its output valid?
 bench-smoke: $(KERNEL)
@@ -240,8 +266,8 @@ perf-test: deps
 		--log $(BUILD)/perf-test.log \
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
-test: deps host-test check model all run-settings-test boot-test bench-smoke \
-	trace-test
+test: deps host-test check model all run-settings-test harness-test \
+	gdb-test boot-test bench-smoke trace-test
 
 # The boot matrix on a host whose every core is kept busy by processes
 # started here (and stopped however the run ends), with every boot's
@@ -295,7 +321,17 @@ bench: deps
 		$(foreach n,$(BENCH_SMP),$(BUILD)/bench/smp$(n).log)
 
 deps:
-	$(Q)tests/deps
+	$(Q)tests/deps all
+
+run-deps:
+	$(Q)tests/deps run
+
+gdb-deps:
+	$(Q)tests/deps gdb
+
+# The header of this file: targets and variables.
+help:
+	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile
 
 FORCE:
 

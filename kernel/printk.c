@@ -18,6 +18,7 @@
 #define MSG_MAX		512
 #define LINE_MAX	(MSG_MAX + 32)
 #define LOG_RING_SIZE	(64 * 1024)
+#define BOOT_LOG_SIZE	(32 * 1024)
 /* How long the panic path waits for the console lock before taking it. */
 #define PANIC_LOCK_WAIT_NS	(100 * NSEC_PER_MSEC)
 
@@ -30,6 +31,12 @@ static u64 console_bytes;
 static char log_storage[LOG_RING_SIZE];
 static struct line_ring log_ring;
 static bool log_ready;
+/* The boot's messages, kept apart until the shell starts (printk_boot_
+ * done()), so that a long command's output cannot push them out of the
+ * log ring. Under log_lock. */
+static char boot_log_storage[BOOT_LOG_SIZE];
+static struct line_ring boot_log_ring;
+static bool boot_log_open = true;
 
 static unsigned int loglevel = LOG_INFO;
 CMDLINE_UINT("loglevel", loglevel, 0, 7,
@@ -119,16 +126,28 @@ static void log_store(const char *line, size_t len)
 		return;
 	flags = spin_lock_irqsave(&log_lock);
 	line_ring_push(&log_ring, line, len);
+	if (boot_log_open)
+		line_ring_push(&boot_log_ring, line, len);
 	spin_unlock_irqrestore(&log_lock, flags);
 }
 
-size_t log_read_line(size_t *cursor, char *out, size_t outsz)
+size_t log_read_line(enum log_kind which, size_t *cursor, char *out,
+		     size_t outsz)
 {
 	unsigned long flags = spin_lock_irqsave(&log_lock);
-	size_t n = line_ring_read(&log_ring, cursor, out, outsz);
+	size_t n = line_ring_read(which == LOG_BOOT ? &boot_log_ring :
+				  &log_ring, cursor, out, outsz);
 
 	spin_unlock_irqrestore(&log_lock, flags);
 	return n;
+}
+
+void printk_boot_done(void)
+{
+	unsigned long flags = spin_lock_irqsave(&log_lock);
+
+	boot_log_open = false;
+	spin_unlock_irqrestore(&log_lock, flags);
 }
 
 /* Which CPU is printing: before the per-CPU areas exist GS is 0, and
@@ -150,6 +169,8 @@ void vprintk_level(int level, const char *fmt, va_list ap)
 	kvsnprintf(msg, sizeof(msg), fmt, ap);
 	if (!log_ready) {
 		line_ring_init(&log_ring, log_storage, sizeof(log_storage));
+		line_ring_init(&boot_log_ring, boot_log_storage,
+			       sizeof(boot_log_storage));
 		log_ready = true;
 	}
 

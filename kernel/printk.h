@@ -45,7 +45,16 @@ u64 console_output_count(void);
  * since the CPU that held it may have died holding it. */
 void console_enter_panic_mode(void);
 
-/* Iterate over the retained log: returns the next line's length, 0 at end. */
-size_t log_read_line(size_t *cursor, char *out, size_t outsz);
+enum log_kind {
+	LOG_RECENT,	/* the newest messages, boot's included */
+	LOG_BOOT,	/* the messages up to printk_boot_done() */
+};
+
+/* Iterate over a retained log: returns the next line's length, 0 at end. */
+size_t log_read_line(enum log_kind which, size_t *cursor, char *out,
+		     size_t outsz);
+/* The boot is over (the shell starts): later messages go to the recent
+ * log only, so that the boot's stay readable with `log boot`. */
+void printk_boot_done(void);
 
 #endif

@@ -38,6 +38,10 @@ static void cmd_bench(int argc, char **argv)
 		return;
 	console_printf("bench: %s%s; Ctrl-C stops before the next one\n",
 		       job.spec, job.quick ? ", one quick pass" : "");
+	if (KERNEL_DEBUG)
+		console_printf("bench: this is the debug kernel: its figures "
+			       "are not comparable with the README's, which "
+			       "make bench takes from a DEBUG=0 kernel\n");
 	if (!shell_run_long("bench", bench_body, &job, &job.stop, -1))
 		return;
 	if (job.stop)

@@ -149,7 +149,7 @@ struct dcache_subcommand {
 
 static const struct dcache_subcommand subcommands[] = {
 	{ "stats", 0, 0, "dcache stats" },
-	{ "ls", 1, 1, "dcache ls PATH" },
+	{ "ls", -1, 1, "dcache ls [PATH]" },
 	{ "lookup", 1, 1, "dcache lookup PATH" },
 	{ "mkdir", 1, 1, "dcache mkdir PATH" },
 	{ "touch", 1, 1, "dcache touch PATH" },
@@ -181,7 +181,7 @@ static const struct dcache_subcommand *find_subcommand(int argc, char **argv)
 				       "(usage: %s)\n", s->name, s->usage);
 			return NULL;
 		}
-		for (p = 0; p < s->paths; p++)
+		for (p = 0; p < s->paths && p < given; p++)
 			if (!check_path(s->name, argv[2 + p]))
 				return NULL;
 		return s;
@@ -202,7 +202,7 @@ static void cmd_dcache(int argc, char **argv)
 	if (!strcmp(s->name, "stats")) {
 		print_stats();
 	} else if (!strcmp(s->name, "ls")) {
-		list_dir(argv[2]);
+		list_dir(argc > 2 ? argv[2] : "/");
 	} else if (!strcmp(s->name, "lookup")) {
 		lookup(argv[2]);
 	} else if (!strcmp(s->name, "mkdir") || !strcmp(s->name, "touch")) {
@@ -231,7 +231,8 @@ SHELL_COMMAND("dcache", "dcache SUBCOMMAND [ARGS]",
 	      "the dentry cache: statistics, lookups, changes, eviction\n"
 	      "  stats           entries, evictions; hits, misses and "
 	      "fallbacks per CPU\n"
-	      "  ls PATH         a directory's names (from the backing store)\n"
+	      "  ls [PATH]       a directory's names, / by default (from the "
+	      "backing store)\n"
 	      "  lookup PATH     walk PATH lock-free; its inode or the error\n"
 	      "  mkdir PATH      make a directory\n"
 	      "  touch PATH      make a file\n"

@@ -52,7 +52,8 @@ static void print_cpus(void)
 	}
 }
 
-/* rcu -w: a fresh table every second until any key (Ctrl-C too). */
+/* rcu -w: a fresh table every second until any key (Ctrl-C too),
+ * drawn over the last one as watch(1) does: cursor home, clear below. */
 static void watch(void)
 {
 	unsigned int waited;
@@ -60,6 +61,7 @@ static void watch(void)
 	for (;;) {
 		u64 now = clock_ns();
 
+		console_printf("\x1b[H\x1b[J");
 		console_printf("rcu at %llu.%03llu s (every second; any key "
 			       "stops)\n", now / NSEC_PER_SEC,
 			       now / NSEC_PER_MSEC % 1000);

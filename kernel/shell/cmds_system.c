@@ -6,6 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
+#include "lib/string.h"
 
 #define LOG_DEFAULT_LINES	40
 #define LOG_LINE_MAX		600
@@ -25,27 +26,34 @@ static void cmd_uptime(int argc, char **argv)
 SHELL_COMMAND("uptime", "uptime", "time since boot, CPUs and threads",
 	      cmd_uptime);
 
-/* The log ring's lines in order: two passes, one to count them so the
- * second can start at the last `want`. Lines that arrive in between are
- * shown too; lines dropped in between are skipped by the ring itself. */
+/* A log's lines in order: two passes, one to count them so the second
+ * can start at the last `want`. Lines that arrive in between are shown
+ * too; lines dropped in between are skipped by the ring itself. */
 static void cmd_log(int argc, char **argv)
 {
 	static char line[LOG_LINE_MAX];
 	size_t cursor = 0, held = 0, skip;
+	enum log_kind which = LOG_RECENT;
 	u64 want = LOG_DEFAULT_LINES;
+	int arg = 1;
 
-	if (!shell_max_args(argc, argv, 1))
+	if (argc >= 2 && !strcmp(argv[1], "boot")) {
+		which = LOG_BOOT;
+		want = ~0ull;
+		arg = 2;
+	}
+	if (!shell_max_args(argc, argv, arg))
 		return;
-	if (argc == 2 && !shell_parse_number(argv[0], argv[1], "line count",
-					     1, ~0ull, &want))
+	if (argc > arg && !shell_parse_number(argv[0], argv[arg], "line count",
+					      1, ~0ull, &want))
 		return;
-	while (log_read_line(&cursor, line, sizeof(line)))
+	while (log_read_line(which, &cursor, line, sizeof(line)))
 		held++;
 	skip = held > want ? held - (size_t)want : 0;
-	console_printf("log: the last %zu of %zu lines held\n", held - skip,
-		       held);
+	console_printf("log: the last %zu of %zu %slines held\n", held - skip,
+		       held, which == LOG_BOOT ? "boot " : "");
 	cursor = 0;
-	while (log_read_line(&cursor, line, sizeof(line))) {
+	while (log_read_line(which, &cursor, line, sizeof(line))) {
 		if (skip) {
 			skip--;
 			continue;
@@ -53,10 +61,12 @@ static void cmd_log(int argc, char **argv)
 		console_printf("%s\n", line);
 	}
 }
-SHELL_COMMAND("log", "log [LINES]",
+SHELL_COMMAND("log", "log [boot] [LINES]",
 	      "recent kernel messages, from the printk ring\n"
 	      "Shows the last LINES lines held (default 40), every level: "
-	      "the console shows only up to loglevel=.", cmd_log);
+	      "the console shows only up to loglevel=. 'log boot' shows the "
+	      "boot's messages (all by default), kept apart from what came "
+	      "after.", cmd_log);
 
 static void cmd_reboot(int argc, char **argv)
 {

@@ -37,13 +37,29 @@ static const struct shell_command *find_command(const char *name)
 	return NULL;
 }
 
-/* The names Tab completes to, in the editor's callback shape. */
+/* The command that comes after `prev` in name order (the first if prev
+ * is NULL), or NULL: lists in order with no array to sort. */
+static const struct shell_command *next_by_name(const char *prev)
+{
+	const struct shell_command *c, *best = NULL;
+
+	for (c = __start_shell_commands; c < __stop_shell_commands; c++)
+		if ((!prev || strcmp(c->name, prev) > 0) &&
+		    (!best || strcmp(c->name, best->name) < 0))
+			best = c;
+	return best;
+}
+
+/* Tab completion's names: in help's order, alphabetical, so that a list
+ * of matches reads as help lists them. */
 static const char *command_name_at(void *ctx, size_t index)
 {
+	const struct shell_command *c = next_by_name(NULL);
+
 	(void)ctx;
-	if (index >= (size_t)(__stop_shell_commands - __start_shell_commands))
-		return NULL;
-	return __start_shell_commands[index].name;
+	while (c && index--)
+		c = next_by_name(c->name);
+	return c ? c->name : NULL;
 }
 
 static void write_to_console(void *ctx, const char *s, size_t len)
@@ -174,6 +190,7 @@ static void check_unique_names(void)
 void shell_run(void)
 {
 	check_unique_names();
+	printk_boot_done();
 	shell_input_init();
 	lineedit_init(&editor, SHELL_PROMPT, write_to_console,
 		      command_name_at, NULL);
@@ -188,19 +205,6 @@ void shell_run(void)
 			lineedit_prompt(&editor);
 		}
 	}
-}
-
-/* The command that comes after `prev` in name order (the first if prev
- * is NULL), or NULL: lists in order with no array to sort. */
-static const struct shell_command *next_by_name(const char *prev)
-{
-	const struct shell_command *c, *best = NULL;
-
-	for (c = __start_shell_commands; c < __stop_shell_commands; c++)
-		if ((!prev || strcmp(c->name, prev) > 0) &&
-		    (!best || strcmp(c->name, best->name) < 0))
-			best = c;
-	return best;
 }
 
 static void list_commands(void)

@@ -85,6 +85,20 @@ static unsigned int count_suites(const char *spec)
 	return n;
 }
 
+/* " rcu srcu ...": every suite's name, for an error line. */
+static const char *suite_list(void)
+{
+	static char list[512];
+	const char *name;
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; (name = ktest_suite_name(i)) != NULL && n < sizeof(list);
+	     i++)
+		n += ksnprintf(list + n, sizeof(list) - n, " %s", name);
+	return list;
+}
+
 /* Every name in the list must be a suite (or all/none). */
 bool ktest_spec_valid(const char *spec)
 {
@@ -101,9 +115,8 @@ bool ktest_spec_valid(const char *spec)
 		for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
 			found |= !strcmp(k->suite, word);
 		if (!found) {
-			pr_err("ktest: no suite named '%s'; expected one of "
-			       "the suites listed by 'test -l', all or none\n",
-			       word);
+			pr_err("ktest: no suite named '%s'; expected all, none "
+			       "or a comma list of:%s\n", word, suite_list());
 			ok = false;
 		}
 	}
@@ -184,6 +197,9 @@ bool ktest_run_until(const char *spec, const bool *stop)
 		console_printf("# tainted: %s.%s timed out; its threads were "
 			       "left running, so later results may be off\n",
 			       total.timed_out->suite, total.timed_out->name);
+	/* KUnit's totals line, as KTAP tools read it. */
+	console_printf("# Totals: pass:%u fail:%u skip:%u\n", total.passed,
+		       total.failed, total.skipped);
 	if (total.skipped)
 		console_printf("%u passed, %u failed, %u skipped\n",
 			       total.passed, total.failed, total.skipped);

@@ -57,7 +57,10 @@ struct ktest {
 __printf(4, 5) void ktest_fail(struct ktest_context *t, const char *file,
 			       int line, const char *fmt, ...);
 
-#define KTEST_CHECK_CMP(t, a, op, b, on_fail)				\
+/* The outer macros (KEXPECT_EQ...) stringify their arguments themselves
+ * and pass the text down: a macro's argument is expanded before it
+ * reaches an inner macro, so #a here would print NULL as ((void *)0). */
+#define KTEST_CHECK_CMP(t, a, op, b, a_text, b_text, on_fail)		\
 	do {								\
 		__typeof__(a) __a = (a);				\
 		__typeof__(b) __b = (b);				\
@@ -65,38 +68,39 @@ __printf(4, 5) void ktest_fail(struct ktest_context *t, const char *file,
 			ktest_fail(t, __FILE__, __LINE__,		\
 				   "expected %s %s %s, but %s = %lld "	\
 				   "(%#llx) and %s = %lld (%#llx)",	\
-				   #a, #op, #b, #a, (long long)__a,	\
-				   (unsigned long long)__a, #b,		\
+				   a_text, #op, b_text, a_text,		\
+				   (long long)__a,			\
+				   (unsigned long long)__a, b_text,	\
 				   (long long)__b,			\
 				   (unsigned long long)__b);		\
 			on_fail;					\
 		}							\
 	} while (0)
 
-#define KTEST_CHECK_BOOL(t, x, want, on_fail)				\
+#define KTEST_CHECK_BOOL(t, x, x_text, want, on_fail)			\
 	do {								\
 		if ((bool)(x) != (bool)(want)) {			\
 			ktest_fail(t, __FILE__, __LINE__,		\
-				   "expected %s to be %s", #x,		\
+				   "expected %s to be %s", x_text,	\
 				   (want) ? "true" : "false");		\
 			on_fail;					\
 		}							\
 	} while (0)
 
-#define KEXPECT_EQ(a, b)	KTEST_CHECK_CMP(t, a, ==, b, (void)0)
-#define KEXPECT_NE(a, b)	KTEST_CHECK_CMP(t, a, !=, b, (void)0)
-#define KEXPECT_LT(a, b)	KTEST_CHECK_CMP(t, a, <, b, (void)0)
-#define KEXPECT_LE(a, b)	KTEST_CHECK_CMP(t, a, <=, b, (void)0)
-#define KEXPECT_GT(a, b)	KTEST_CHECK_CMP(t, a, >, b, (void)0)
-#define KEXPECT_GE(a, b)	KTEST_CHECK_CMP(t, a, >=, b, (void)0)
-#define KEXPECT_TRUE(x)		KTEST_CHECK_BOOL(t, x, true, (void)0)
-#define KEXPECT_FALSE(x)	KTEST_CHECK_BOOL(t, x, false, (void)0)
-#define KASSERT_EQ(a, b)	KTEST_CHECK_CMP(t, a, ==, b, return)
-#define KASSERT_NE(a, b)	KTEST_CHECK_CMP(t, a, !=, b, return)
-#define KASSERT_LE(a, b)	KTEST_CHECK_CMP(t, a, <=, b, return)
-#define KASSERT_GE(a, b)	KTEST_CHECK_CMP(t, a, >=, b, return)
-#define KASSERT_TRUE(x)		KTEST_CHECK_BOOL(t, x, true, return)
-#define KASSERT_FALSE(x)	KTEST_CHECK_BOOL(t, x, false, return)
+#define KEXPECT_EQ(a, b)	KTEST_CHECK_CMP(t, a, ==, b, #a, #b, (void)0)
+#define KEXPECT_NE(a, b)	KTEST_CHECK_CMP(t, a, !=, b, #a, #b, (void)0)
+#define KEXPECT_LT(a, b)	KTEST_CHECK_CMP(t, a, <, b, #a, #b, (void)0)
+#define KEXPECT_LE(a, b)	KTEST_CHECK_CMP(t, a, <=, b, #a, #b, (void)0)
+#define KEXPECT_GT(a, b)	KTEST_CHECK_CMP(t, a, >, b, #a, #b, (void)0)
+#define KEXPECT_GE(a, b)	KTEST_CHECK_CMP(t, a, >=, b, #a, #b, (void)0)
+#define KEXPECT_TRUE(x)		KTEST_CHECK_BOOL(t, x, #x, true, (void)0)
+#define KEXPECT_FALSE(x)	KTEST_CHECK_BOOL(t, x, #x, false, (void)0)
+#define KASSERT_EQ(a, b)	KTEST_CHECK_CMP(t, a, ==, b, #a, #b, return)
+#define KASSERT_NE(a, b)	KTEST_CHECK_CMP(t, a, !=, b, #a, #b, return)
+#define KASSERT_LE(a, b)	KTEST_CHECK_CMP(t, a, <=, b, #a, #b, return)
+#define KASSERT_GE(a, b)	KTEST_CHECK_CMP(t, a, >=, b, #a, #b, return)
+#define KASSERT_TRUE(x)		KTEST_CHECK_BOOL(t, x, #x, true, return)
+#define KASSERT_FALSE(x)	KTEST_CHECK_BOOL(t, x, #x, false, return)
 #define KTEST_FAIL(...)		ktest_fail(t, __FILE__, __LINE__, __VA_ARGS__)
 #define KTEST_SKIP(reason)	do { t->skip_reason = (reason); return; } while (0)
 

@@ -142,7 +142,8 @@ static unsigned int run_wait_checks(struct ktest_context *t, void (*wait)(void),
 	for (cpu = 0; cpu < n; cpu++) {
 		readers[cpu] = thread_create_on(gp_reader, (void *)(uptr)cpu,
 						"rcu_reader", cpu);
-		KTEST_CHECK_BOOL(t, readers[cpu] != NULL, true, return 1);
+		KTEST_CHECK_BOOL(t, readers[cpu] != NULL, "readers[cpu] != NULL",
+				 true, return 1);
 	}
 	for (r = 0; r < rounds; r++) {
 		for (cpu = 0; cpu < n; cpu++)
