@@ -34,7 +34,8 @@
 
 struct trace_ring {
 	struct trace_record *records;
-	u64 head;		/* records ever written; only its CPU writes */
+	u64 head;	/* records ever written: its CPU's, or trace_start()'s
+			 * while recording is stopped */
 };
 
 unsigned int trace_enabled_mask;
@@ -149,6 +150,9 @@ static bool rings_ready(void)
 
 bool trace_start(unsigned int mask)
 {
+	/* The rings are emptied below: no CPU may be writing them. */
+	if (READ_ONCE(trace_enabled_mask))
+		trace_stop();
 	if (!mask || !rings_ready())
 		return false;
 	configured_mask = mask;
