@@ -150,6 +150,7 @@ struct hlist_node {
 };
 
 #define HLIST_HEAD_INIT		{ .first = NULL }
+#define HLIST_HEAD(name)	struct hlist_head name = HLIST_HEAD_INIT
 
 static inline void INIT_HLIST_HEAD(struct hlist_head *h)
 {

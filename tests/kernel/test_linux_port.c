@@ -4,7 +4,11 @@
  * includes and the name of the sleep differ) and behaves: a hash table read under rcu_read_lock(),
  * updated under a lock with the _rcu list operations, rcu_replace_pointer()
  * and kfree_rcu(); Linux's two-argument call_rcu(); a configuration read
- * under SRCU by readers that sleep; polled _full cookies.
+ * under SRCU by readers that sleep; polled _full cookies; and every other
+ * call of Linux's API that Quiesce offers, each in Linux's form: a
+ * dynamic SRCU domain, the polled and expedited forms, list splicing,
+ * the hlist insertions and iterators, hlist_nulls and
+ * kfree_rcu_mightsleep().
  */
 #include "kernel/mm/kmalloc.h"
 #include "kernel/rcu/rcupdate.h"
@@ -13,6 +17,7 @@
 #include "kernel/sched/spinlock.h"
 #include "kernel/test/ktest.h"
 #include "lib/rculist.h"
+#include "lib/rculist_nulls.h"
 
 /* ---- As it would read in a Linux driver ---- */
 
@@ -169,4 +174,143 @@ KTEST(linux_port, srcu_protected_config)
 	kfree(rcu_replace_pointer(foo_cfg, NULL,
 				  spin_is_locked(&foo_cfg_lock)));
 	spin_unlock(&foo_cfg_lock);
+}
+
+/* ---- The rest of the API, as Linux 6.1 spells it ---- */
+
+struct bar {
+	int id;
+	struct list_head list;
+	struct hlist_node hnode;
+	struct hlist_nulls_node nnode;
+	struct rcu_head rcu;
+};
+
+/* Linux declares a DEFINE_SRCU() domain in a header, as here. */
+extern struct srcu_struct bar_srcu;
+DEFINE_SRCU(bar_srcu);
+static struct bar __rcu *bar_current;
+static DEFINE_SPINLOCK(bar_lock);
+static int bar_srcu_freed;
+
+static void bar_srcu_free(struct rcu_head *head)
+{
+	kfree(container_of(head, struct bar, rcu));
+	WRITE_ONCE(bar_srcu_freed, bar_srcu_freed + 1);
+}
+
+static struct bar *bar_new(int id)
+{
+	struct bar *b = kmalloc(sizeof(*b));
+
+	if (b)
+		b->id = id;
+	return b;
+}
+
+KTEST(linux_port, srcu_domain_calls)
+{
+	struct srcu_struct dyn;
+	struct bar *b = bar_new(1);
+	unsigned long cookie;
+	int idx;
+
+	KASSERT_TRUE(b != NULL);
+	KASSERT_EQ(init_srcu_struct(&dyn), 0);
+	idx = srcu_read_lock(&dyn);
+	cookie = start_poll_synchronize_srcu(&dyn);
+	KEXPECT_FALSE(poll_state_synchronize_srcu(&dyn, cookie));
+	srcu_read_unlock(&dyn, idx);
+	synchronize_srcu_expedited(&dyn);
+	KEXPECT_TRUE(poll_state_synchronize_srcu(&dyn, cookie));
+	call_srcu(&dyn, &b->rcu, bar_srcu_free);
+	srcu_barrier(&dyn);
+	KEXPECT_EQ(READ_ONCE(bar_srcu_freed), 1);
+	cleanup_srcu_struct(&dyn);
+	/* A DEFINE_SRCU() domain, and rcu_dereference_protected(). */
+	b = bar_new(2);
+	KASSERT_TRUE(b != NULL);
+	spin_lock(&bar_lock);
+	rcu_assign_pointer(bar_current, b);
+	KEXPECT_EQ(rcu_dereference_protected(bar_current,
+					     spin_is_locked(&bar_lock))->id, 2);
+	RCU_INIT_POINTER(bar_current, NULL);
+	spin_unlock(&bar_lock);
+	synchronize_srcu(&bar_srcu);
+	kfree_rcu_mightsleep(b);
+}
+
+KTEST(linux_port, polled_and_expedited_calls)
+{
+	struct rcu_gp_oldstate s;
+	unsigned long cookie = start_poll_synchronize_rcu();
+
+	while (!poll_state_synchronize_rcu(cookie))
+		sleep_ms(1);	/* Linux: schedule_timeout_idle(1) */
+	start_poll_synchronize_rcu_full(&s);
+	while (!poll_state_synchronize_rcu_full(&s))
+		sleep_ms(1);
+	cookie = start_poll_synchronize_rcu_expedited();
+	cond_synchronize_rcu_expedited(cookie);
+	KEXPECT_TRUE(poll_state_synchronize_rcu(cookie));
+	start_poll_synchronize_rcu_expedited_full(&s);
+	cond_synchronize_rcu_expedited_full(&s);
+	KEXPECT_TRUE(poll_state_synchronize_rcu_full(&s));
+}
+
+/* Three entries on a list, spliced onto another; an hlist built with
+ * add_before and add_behind and walked from the middle; an hlist_nulls
+ * chain walked to its marker. */
+KTEST(linux_port, list_and_hlist_calls)
+{
+	LIST_HEAD(staging);
+	LIST_HEAD(live);
+	HLIST_HEAD(h);
+	struct hlist_nulls_head nh;
+	struct hlist_nulls_node *npos;
+	struct bar *b[3], *pos;
+	int i, sum = 0, order = 0, nsum = 0;
+
+	INIT_HLIST_NULLS_HEAD(&nh, 7);
+	for (i = 0; i < 3; i++) {
+		b[i] = bar_new(i + 1);
+		KASSERT_TRUE(b[i] != NULL);
+		list_add_tail(&b[i]->list, &staging);
+		hlist_nulls_add_head_rcu(&b[i]->nnode, &nh);
+	}
+	list_splice_init_rcu(&staging, &live, synchronize_rcu);
+	KEXPECT_TRUE(list_empty(&staging));
+	rcu_read_lock();
+	list_for_each_entry_rcu(pos, &live, list)
+		sum += pos->id;
+	rcu_read_unlock();
+	KEXPECT_EQ(sum, 6);
+	/* Back again, at the tail this time. */
+	list_splice_tail_init_rcu(&live, &staging, synchronize_rcu);
+	KEXPECT_TRUE(list_empty(&live));
+
+	hlist_add_head_rcu(&b[1]->hnode, &h);
+	hlist_add_before_rcu(&b[0]->hnode, &b[1]->hnode);
+	hlist_add_behind_rcu(&b[2]->hnode, &b[1]->hnode);
+	rcu_read_lock();
+	pos = b[0];
+	hlist_for_each_entry_from_rcu(pos, hnode)
+		order = order * 10 + pos->id;
+	pos = b[0];
+	hlist_for_each_entry_continue_rcu(pos, hnode)
+		sum += pos->id;
+	hlist_nulls_for_each_entry_rcu(pos, npos, &nh, nnode)
+		nsum += pos->id;
+	rcu_read_unlock();
+	KEXPECT_EQ(order, 123);
+	KEXPECT_EQ(sum, 6 + 2 + 3);
+	KEXPECT_EQ(nsum, 6);
+	KEXPECT_EQ(get_nulls_value(npos), 7ul);
+	for (i = 0; i < 3; i++) {
+		hlist_del_rcu(&b[i]->hnode);
+		hlist_nulls_del_rcu(&b[i]->nnode);
+		list_del_rcu(&b[i]->list);
+		kfree_rcu(b[i], rcu);
+	}
+	rcu_barrier();
 }
