@@ -4,13 +4,19 @@
  * Output is polled: the panic path must be able to print with interrupts
  * off and other CPUs stopped, so the transmitter never depends on an IRQ.
  * Input arrives by interrupt (IRQ 4) into a ring that the shell drains, so
- * typed bytes are not lost while the kernel is busy.
+ * typed bytes are not lost while the kernel is busy. When the ring is
+ * full the handler turns the receive interrupt off instead of dropping
+ * bytes: they wait in the UART, and QEMU stops taking more from its
+ * input until the reader, having made room, turns the interrupt back on.
+ * (The fuzz boot lost its final commands to drops once the shell ran
+ * slower than the input came.)
  */
 #include "uart.h"
 #include "io.h"
 #include "arch.h"
 #include "kernel/entry.h"
 #include "kernel/init.h"
+#include "lib/atomic.h"
 #include "lib/compiler.h"
 
 #define COM1		0x3f8
@@ -40,7 +46,9 @@
 static u8 rx_ring[RX_RING_SIZE];
 static unsigned int rx_head;	/* written by the IRQ handler */
 static unsigned int rx_tail;	/* written by the reader */
-static unsigned long rx_dropped;
+/* The handler found the ring full and turned the receive interrupt off;
+ * whoever clears it (xchg) turns it back on. */
+static bool rx_paused;
 /* Set once the IRQ delivers input: from then on only the IRQ handler
  * reads the UART, since a reader polling it on another CPU could take a
  * byte ahead of the one the handler holds and swap their order. */
@@ -72,22 +80,46 @@ void arch_console_putc(char c)
 	outb(COM1 + UART_DATA, (u8)c);
 }
 
-/* IRQ 4: move every waiting byte into the ring; drop (and count) what
- * does not fit rather than overwrite what the reader has not seen. Then
- * wake whoever waits for input. */
+/* Receive interrupts back on, by whoever claims the pause. */
+static void rx_resume(void)
+{
+	if (xchg(&rx_paused, false))
+		outb(COM1 + UART_IER, IER_RX);
+}
+
+/* The ring is full: stop the receive interrupt, then look again.
+ * Store buffering against arch_console_getc(): we set rx_paused, then
+ * (full barrier) read rx_tail; the reader sets rx_tail, then (full
+ * barrier) reads rx_paused. One of the two sees the other's store, so
+ * either the reader resumes, or we see the room it made and resume here:
+ * the interrupt is never left off with the ring drained. IER is written
+ * off before the flag is set, so no resume can precede it. false if the
+ * ring is still full. */
+static bool rx_pause(unsigned int head)
+{
+	outb(COM1 + UART_IER, 0);
+	WRITE_ONCE(rx_paused, true);
+	smp_mb();
+	if (head - READ_ONCE(rx_tail) >= RX_RING_SIZE)
+		return false;
+	rx_resume();
+	return true;
+}
+
+/* IRQ 4: move every waiting byte into the ring, until it is full; then
+ * pause (rx_pause()), leaving the rest in the UART. Wake whoever waits
+ * for input. */
 void uart_irq(void)
 {
 	bool stored = false;
 
 	while (inb(COM1 + UART_LSR) & LSR_DATA_READY) {
-		u8 b = inb(COM1 + UART_DATA);
 		unsigned int head = rx_head;
 
-		if (head - READ_ONCE(rx_tail) >= RX_RING_SIZE) {
-			rx_dropped++;
-			continue;
-		}
-		rx_ring[head % RX_RING_SIZE] = b;
+		if (head - READ_ONCE(rx_tail) >= RX_RING_SIZE &&
+		    !rx_pause(head))
+			break;
+		rx_ring[head % RX_RING_SIZE] = inb(COM1 + UART_DATA);
 		/* Publish the byte before the index: the compiler must not
 		 * sink the store below; x86-TSO keeps store order. Pairs with
 		 * the READ_ONCE(rx_head) in arch_console_getc(). */
@@ -117,10 +149,10 @@ int arch_console_getc(void)
 	barrier();
 	c = rx_ring[tail % RX_RING_SIZE];
 	WRITE_ONCE(rx_tail, tail + 1);
+	/* Full barrier between the room made and the look at rx_paused;
+	 * pairs with the one in rx_pause(). */
+	smp_mb();
+	if (READ_ONCE(rx_paused))
+		rx_resume();
 	return c;
-}
-
-unsigned long uart_rx_dropped(void)
-{
-	return READ_ONCE(rx_dropped);
 }

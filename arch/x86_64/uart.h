@@ -7,6 +7,5 @@
 void uart_init(void);
 void uart_enable_rx_irq(void);
 void uart_irq(void);
-unsigned long uart_rx_dropped(void);
 
 #endif

@@ -37,29 +37,47 @@ static const struct shell_command *find_command(const char *name)
 	return NULL;
 }
 
-/* The command that comes after `prev` in name order (the first if prev
- * is NULL), or NULL: lists in order with no array to sort. */
-static const struct shell_command *next_by_name(const char *prev)
-{
-	const struct shell_command *c, *best = NULL;
+/* The commands in name order, for help and for Tab completion, sorted
+ * once when the shell starts (sort_commands()): completion asks for the
+ * names one index at a time, on every Tab. */
+#define SHELL_COMMANDS_MAX	64
+static const struct shell_command *by_name[SHELL_COMMANDS_MAX];
+static size_t nr_by_name;
 
-	for (c = __start_shell_commands; c < __stop_shell_commands; c++)
-		if ((!prev || strcmp(c->name, prev) > 0) &&
-		    (!best || strcmp(c->name, best->name) < 0))
-			best = c;
-	return best;
+/* Insertion sort of the registered commands by name; a name registered
+ * twice is reported (only the first runs), as is a command beyond the
+ * table, which help and completion then leave out. */
+static void sort_commands(void)
+{
+	const struct shell_command *c;
+	size_t i;
+
+	for (c = __start_shell_commands; c < __stop_shell_commands; c++) {
+		if (find_command(c->name) != c) {
+			pr_err("shell: command '%s' is registered twice; only "
+			       "the first runs\n", c->name);
+			continue;
+		}
+		if (nr_by_name == SHELL_COMMANDS_MAX) {
+			pr_err("shell: more than %u commands; '%s' is left out "
+			       "of help and completion\n", SHELL_COMMANDS_MAX,
+			       c->name);
+			continue;
+		}
+		for (i = nr_by_name; i > 0 && strcmp(by_name[i - 1]->name,
+						     c->name) > 0; i--)
+			by_name[i] = by_name[i - 1];
+		by_name[i] = c;
+		nr_by_name++;
+	}
 }
 
 /* Tab completion's names: in help's order, alphabetical, so that a list
  * of matches reads as help lists them. */
 static const char *command_name_at(void *ctx, size_t index)
 {
-	const struct shell_command *c = next_by_name(NULL);
-
 	(void)ctx;
-	while (c && index--)
-		c = next_by_name(c->name);
-	return c ? c->name : NULL;
+	return index < nr_by_name ? by_name[index]->name : NULL;
 }
 
 static void write_to_console(void *ctx, const char *s, size_t len)
@@ -176,20 +194,9 @@ static void run_line(const char *line)
 }
 
 /* Two commands of one name would leave one unreachable: say so once. */
-static void check_unique_names(void)
-{
-	const struct shell_command *a, *b;
-
-	for (a = __start_shell_commands; a < __stop_shell_commands; a++)
-		for (b = __start_shell_commands; b < a; b++)
-			if (!strcmp(a->name, b->name))
-				pr_err("shell: command '%s' is registered "
-				       "twice; only the first runs\n", a->name);
-}
-
 void shell_run(void)
 {
-	check_unique_names();
+	sort_commands();
 	printk_boot_done();
 	shell_input_init();
 	lineedit_init(&editor, SHELL_PROMPT, write_to_console,
@@ -209,12 +216,12 @@ void shell_run(void)
 
 static void list_commands(void)
 {
-	const struct shell_command *c;
-	size_t width = 0;
+	size_t width = 0, i;
 
-	for (c = __start_shell_commands; c < __stop_shell_commands; c++)
-		width = MAX(width, strlen(c->name));
-	for (c = next_by_name(NULL); c; c = next_by_name(c->name)) {
+	for (i = 0; i < nr_by_name; i++)
+		width = MAX(width, strlen(by_name[i]->name));
+	for (i = 0; i < nr_by_name; i++) {
+		const struct shell_command *c = by_name[i];
 		const char *nl = strchr(c->help, '\n');
 		int first_line = nl ? (int)(nl - c->help) : (int)strlen(c->help);
 
