@@ -152,17 +152,17 @@ void rcu_check_stall(void)
 	u64 now = clock_ns();
 	/* gp_seq, next_stall_ns and stalls are the GP thread's own. */
 	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+	u64 age_ms;
 
 	if (now < rcu_state.next_stall_ns)
 		return;
 	rcu_state.next_stall_ns = now + rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	rcu_state.stalls++;
+	age_ms = (now - rcu_state.gp_start_ns) / NSEC_PER_MSEC;
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_STALL, 0,
-		    rcu_gp_number(gp), (now - rcu_state.gp_start_ns) /
-		    NSEC_PER_MSEC);
+		    rcu_gp_number(gp), age_ms);
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
-	       "%llu ms old; still waiting for:\n", (gp >> 1) + 1,
-	       (now - rcu_state.gp_start_ns) / NSEC_PER_MSEC);
+	       "%llu ms old; still waiting for:\n", rcu_gp_number(gp), age_ms);
 	for_each_holdout(gp, print_stalled_cpu);
 }
 

@@ -140,9 +140,10 @@ void cond_synchronize_rcu(unsigned long cookie)
  */
 void get_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
 {
-	/* Full barrier: the caller's updates come before both samples;
-	 * pairs with gp_start()'s smp_mb() and with the locked add that
-	 * follows the start of an expedited grace period (exp.c). */
+	/* rcu_gp_snap()'s full barrier comes first: the caller's updates
+	 * come before both samples; it pairs with gp_start()'s smp_mb()
+	 * and with the locked add that follows the start of an expedited
+	 * grace period (exp.c). */
 	rgosp->rgos_norm = rcu_gp_snap();
 	rgosp->rgos_exp = rcu_exp_get_state();
 }
