@@ -1,14 +1,29 @@
 /*
- * The rcu suite, white-box: the combining tree's own rules, checked
- * against its state (kernel/rcu/internal.h) where a black-box test would
- * need a rare interleaving. A report is for one grace period: a late
- * report for the last one must not clear the holdout's bit in the next.
- * Without that check the make mutants run of this stop let
- * report_for_stale_gp survive, since the torture meets the interleaving
- * (an idle CPU's interrupt reporting late) only now and then.
+ * The combining tree's own rules, white-box: checked against its state
+ * (kernel/rcu/internal.h) where a black-box test would need a rare
+ * interleaving.
+ *
+ * A report is for one grace period: a late report for the last one must
+ * not clear the holdout's bit in the next. Without that check the make
+ * mutants run let report_for_stale_gp survive, since the torture meets
+ * the interleaving (an idle CPU's interrupt reporting late) only now and
+ * then.
+ *
+ * A CPU that cpu_down() has taken out of the online set may still be
+ * finishing a reader (kernel/hotplug.c, step 1): grace periods, normal
+ * and expedited, must wait for it. The onoff torture meets that window
+ * only when a CPU goes down inside a reader, and the make mutants run of
+ * stop 20 let gp_skips_cpus_marked_offline and
+ * exp_skips_cpus_marked_offline through; these tests hold the window
+ * open.
+ *
+ * Each test runs on cpu0 and holds a reader on cpu1, where it spins
+ * with preemption off: the test's own thread must not be there.
  */
 #include "kernel/rcu/internal.h"
+#include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/smp_call.h"
 #include "kernel/test/ktest.h"
 
 static bool holder_inside, holder_release;
@@ -23,7 +38,43 @@ static void hold_reader_until_released(void *unused)
 	rcu_read_unlock();
 }
 
-KTEST(rcu, stale_report_does_not_end_the_next_grace_period)
+/* A thread on cpu1 inside rcu_read_lock() once this returns, or NULL. */
+static struct thread *hold_reader_on_cpu1(void)
+{
+	struct thread *holder;
+
+	WRITE_ONCE(holder_inside, false);
+	WRITE_ONCE(holder_release, false);
+	holder = thread_create_on(hold_reader_until_released, NULL,
+				  "reader_holder", 1);
+	if (holder)
+		while (!READ_ONCE(holder_inside))
+			sleep_ms(1);
+	return holder;
+}
+
+static void release_reader(struct thread *holder)
+{
+	WRITE_ONCE(holder_release, true);
+	thread_join(holder);
+}
+
+/* Ask for a grace period and wait until cpu1's leaf has been set up for
+ * it (node_start() stores the mask before the node's gp_seq, in order
+ * on x86-TSO), or until it has ended already. Returns its cookie. */
+static unsigned long start_grace_period(void)
+{
+	const struct rcu_node *leaf = rcu_data[1].leaf;
+	unsigned long snap = rcu_gp_snap();
+
+	rcu_request_gp(snap);
+	/* The grace period that ends at snap begins at snap - 1. */
+	while (READ_ONCE(leaf->gp_seq) != snap - 1 && !rcu_gp_done(snap))
+		sleep_ms(1);
+	return snap;
+}
+
+KTEST_ON_CPU(rcu, stale_report_does_not_end_the_next_grace_period, 0)
 {
 	struct rcu_data *rdp = &rcu_data[1];
 	unsigned long stale, snap;
@@ -35,18 +86,9 @@ KTEST(rcu, stale_report_does_not_end_the_next_grace_period)
 	synchronize_rcu();
 	/* The value gp_seq had while the grace period just ended ran. */
 	stale = READ_ONCE(rcu_state.gp_seq) - 1;
-	WRITE_ONCE(holder_inside, false);
-	WRITE_ONCE(holder_release, false);
-	holder = thread_create_on(hold_reader_until_released, NULL,
-				  "stale_holder", 1);
+	holder = hold_reader_on_cpu1();
 	KASSERT_TRUE(holder != NULL);
-	while (!READ_ONCE(holder_inside))
-		sleep_ms(1);
-	/* A grace period that must wait for cpu1's reader. */
-	snap = rcu_gp_snap();
-	rcu_request_gp(snap);
-	while (!(READ_ONCE(rcu_state.gp_seq) & 1))
-		sleep_ms(1);
+	snap = start_grace_period();
 	bit_set = READ_ONCE(rdp->leaf->qsmask) & rdp->leaf_bit;
 	/* cpu1's report for the last grace period arrives late. */
 	rcu_report_qs(1, stale);
@@ -54,9 +96,73 @@ KTEST(rcu, stale_report_does_not_end_the_next_grace_period)
 	 * gone: cpu0 reports at its next context switch. */
 	sleep_ms(20);
 	ended_under_reader = rcu_gp_done(snap);
-	WRITE_ONCE(holder_release, true);
-	thread_join(holder);
+	release_reader(holder);
 	KEXPECT_TRUE(bit_set);
 	KEXPECT_FALSE(ended_under_reader);
 	synchronize_rcu();
+}
+
+KTEST_ON_CPU(hotplug, grace_period_waits_for_a_cpu_leaving_the_online_set, 0)
+{
+	struct rcu_data *rdp = &rcu_data[1];
+	struct thread *holder;
+	bool bit_set, ended_under_reader;
+	unsigned long snap;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU to hold a reader");
+	holder = hold_reader_on_cpu1();
+	KASSERT_TRUE(holder != NULL);
+	/* cpu_down()'s first step, with cpu1 still inside its reader. */
+	smp_call_set_online(1, false);
+	snap = start_grace_period();
+	bit_set = READ_ONCE(rdp->leaf->qsmask) & rdp->leaf_bit;
+	/* Were cpu1 left out, every other CPU reports within a few ticks
+	 * and the grace period ends. */
+	sleep_ms(20);
+	ended_under_reader = rcu_gp_done(snap);
+	smp_call_set_online(1, true);
+	release_reader(holder);
+	KEXPECT_TRUE(bit_set);
+	KEXPECT_FALSE(ended_under_reader);
+	synchronize_rcu();
+}
+
+static bool expedited_returned;
+
+static void expedite(void *unused)
+{
+	(void)unused;
+	synchronize_rcu_expedited();
+	WRITE_ONCE(expedited_returned, true);
+}
+
+KTEST_ON_CPU(hotplug, expedited_waits_for_a_cpu_leaving_the_online_set, 0)
+{
+	struct thread *holder, *expediter;
+	bool owed, returned_under_reader;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU to hold a reader");
+	holder = hold_reader_on_cpu1();
+	KASSERT_TRUE(holder != NULL);
+	smp_call_set_online(1, false);
+	WRITE_ONCE(expedited_returned, false);
+	expediter = thread_create_on(expedite, NULL, "expediter", 0);
+	KASSERT_TRUE(expediter != NULL);
+	/* Until the expedited grace period has asked cpu1 for its report,
+	 * or has ended without it (the bug): neither waits on the clock. */
+	while (!READ_ONCE(rcu_data[1].exp_pending) &&
+	       !READ_ONCE(expedited_returned))
+		sleep_ms(1);
+	owed = READ_ONCE(rcu_data[1].exp_pending);
+	/* The IPI reaches cpu1 inside its reader, which must hold the
+	 * grace period until it ends. */
+	sleep_ms(20);
+	returned_under_reader = READ_ONCE(expedited_returned);
+	smp_call_set_online(1, true);
+	release_reader(holder);
+	thread_join(expediter);
+	KEXPECT_TRUE(owed);
+	KEXPECT_FALSE(returned_under_reader);
 }
