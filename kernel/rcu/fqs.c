@@ -1,7 +1,7 @@
 /*
  * Forcing quiescent states and stall warnings: what the grace-period
  * thread does each time the tick says a grace period has waited
- * RCU_NUDGE_TICKS ticks (see rcu_tree.c, step 4).
+ * RCU_NUDGE_TICKS ticks (see tree.c, step 4).
  */
 #include "inject.h"
 #include "internal.h"

@@ -112,6 +112,9 @@ static inline struct rcu_node *rcu_leaf(unsigned int i)
 }
 
 void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);
+/* quiescent.c: report this CPU's quiescent state, if a grace period it
+ * has not reported runs. Interrupts off. */
+void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason);
 void rcu_request_gp(unsigned long snap);
 void rcu_force_quiescent_states(void);
 void rcu_check_stall(void);

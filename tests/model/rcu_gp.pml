@@ -24,15 +24,18 @@
  *    accept a callback never given a grace period, or a lost wake-up.
  *
  * PROCESSES AND INLINES -> C.
- *  cpu1            sched/idle.c:cpu_idle_loop; a thread's rcu_read_lock() and
- *                  rcu_read_unlock() (rcu/rcupdate.h, sched/preempt.h:preempt_enable)
- *  c1_irq          irq.c:irq_enter/irq_exit: rcu/tree.c:rcu_irq_enter and
+ *  cpu1            sched/idle.c:cpu_idle_loop with
+ *                  rcu/quiescent.c:rcu_idle_enter/rcu_idle_exit; a
+ *                  thread's rcu_read_lock() and rcu_read_unlock()
+ *                  (rcu/rcupdate.h, sched/preempt.h:preempt_enable)
+ *  c1_irq          irq.c:irq_enter/irq_exit: rcu/quiescent.c:rcu_irq_enter and
  *                  rcu_irq_exit around sched/core.c:sched_reschedule_ipi,
  *                  rcu/exp.c:exp_ipi_handler or the tick
  *                  (rcu/tree.c:rcu_tick -> rcu/exp.c:rcu_exp_tick), then
  *                  sched/core.c:preempt_schedule_irq
- *  c1_schedule     sched/core.c:__schedule -> rcu/tree.c:rcu_note_context_switch
- *  c1_note_qs      rcu/tree.c:note_quiescent_state (cpu1; rcu_gp's own
+ *  c1_schedule     sched/core.c:__schedule ->
+ *                  rcu/quiescent.c:rcu_note_context_switch
+ *  c1_note_qs      rcu/quiescent.c:note_quiescent_state (cpu1; rcu_gp's own
  *                  call for cpu0 is inline in gp_start)
  *  report_up       rcu/tree.c:rcu_report_qs, report_up
  *  c1_report_exp   rcu/exp.c:rcu_exp_report_here
