@@ -1,10 +1,20 @@
 /*
- * Cross-CPU function calls, one at a time: a caller takes call_lock,
- * publishes the request, sends IPI_CALL_FUNCTION to the other CPUs and
- * waits until each has run it. Calls are rare (TLB flushes when kernel
- * stacks are purged, test set-up), so one lock and one request suffice.
+ * Cross-CPU function calls, one at a time: a caller takes call_mutex and
+ * then call_lock, publishes the request, sends IPI_CALL_FUNCTION to the
+ * other CPUs and waits until each has run it. Calls are rare (TLB
+ * flushes when kernel stacks are purged, rcu_barrier(), test set-up), so
+ * one request at a time suffices.
+ *
+ * Callers queue on the mutex, asleep and first come first served. With
+ * call_lock alone (a test-and-set lock) a caller that called again at
+ * once retook it before a waiter on another vCPU saw it free: under a
+ * loaded host the hotplug suite's rcu_barrier() waited 41 s behind a
+ * thread calling in a loop. call_lock is left to serialize the mutex's
+ * holder with a CPU joining or leaving the online set, which cannot
+ * sleep (an AP coming up has interrupts off).
  */
 #include "smp_call.h"
+#include "mutex.h"
 #include "preempt.h"
 #include "spinlock.h"
 #include "kernel/ipi.h"
@@ -12,6 +22,7 @@
 #include "kernel/percpu.h"
 #include "lib/atomic.h"
 
+static DEFINE_MUTEX(call_mutex);
 static DEFINE_SPINLOCK(call_lock);
 static smp_call_fn call_fn;
 static void *call_arg;
@@ -63,6 +74,7 @@ void smp_call_function_all(smp_call_fn fn, void *arg)
 	unsigned int cpu, me, others = 0;
 
 	BUG_ON(!arch_irqs_enabled());
+	mutex_lock(&call_mutex);
 	/* Wait for the lock with interrupts on, so this CPU still answers
 	 * the call of whoever holds it; and while a CPU waits to join or
 	 * leave the online set, let it go first. A hint: a stale zero only
@@ -83,4 +95,5 @@ void smp_call_function_all(smp_call_fn fn, void *arg)
 		arch_cpu_relax();
 	WRITE_ONCE(call_fn, NULL);
 	spin_unlock(&call_lock);
+	mutex_unlock(&call_mutex);
 }

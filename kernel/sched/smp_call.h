@@ -7,8 +7,9 @@
 typedef void (*smp_call_fn)(void *arg);
 
 /* Run fn(arg) on every online CPU (this one too) and return when all have
- * finished. Must be called with interrupts enabled: a CPU waiting with
- * them off could not answer another CPU's call. */
+ * finished. Sleeps while another call is in progress, so it must be
+ * called from a thread that may sleep, with interrupts enabled: a CPU
+ * waiting with them off could not answer another CPU's call. */
 void smp_call_function_all(smp_call_fn fn, void *arg);
 
 /* Mark a CPU online or offline (CPU hotplug), never during a call. */
