@@ -68,11 +68,14 @@ SHELL_COMMAND("log", "log [boot] [LINES]",
 	      "boot's messages (all by default), kept apart from what came "
 	      "after.", cmd_log);
 
+/* reboot and poweroff announce themselves at emergency level, as Linux
+ * does, so that the line reaches the console whatever loglevel= says:
+ * tests/boot and make run tell a shutdown from a crash by it. */
 static void cmd_reboot(int argc, char **argv)
 {
 	if (!shell_max_args(argc, argv, 0))
 		return;
-	pr_info("reboot: Restarting system\n");
+	pr_emerg("reboot: Restarting system\n");
 	arch_reboot();
 }
 SHELL_COMMAND("reboot", "reboot",
@@ -83,7 +86,7 @@ static void cmd_poweroff(int argc, char **argv)
 {
 	if (!shell_max_args(argc, argv, 0))
 		return;
-	pr_info("reboot: Power down\n");
+	pr_emerg("reboot: Power down\n");
 	arch_poweroff();
 }
 SHELL_COMMAND("poweroff", "poweroff",
