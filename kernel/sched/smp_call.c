@@ -75,10 +75,9 @@ void smp_call_function_all(smp_call_fn fn, void *arg)
 
 	BUG_ON(!arch_irqs_enabled());
 	mutex_lock(&call_mutex);
-	/* Wait for the lock with interrupts on, so this CPU still answers
-	 * the call of whoever holds it; and while a CPU waits to join or
-	 * leave the online set, let it go first. A hint: a stale zero only
-	 * makes the joiner try once more. */
+	/* The mutex leaves only a CPU joining or leaving the online set to
+	 * contend for call_lock: while one waits, let it go first. A hint:
+	 * a stale zero only makes the joiner try once more. */
 	while (READ_ONCE(set_online_waiting) || !spin_trylock(&call_lock))
 		arch_cpu_relax();
 	me = this_cpu_id();

@@ -165,8 +165,8 @@ KTEST_TIMEOUT(hotplug, grace_periods_skip_offline_cpu, 120000)
  * it. A CPU that comes online between the barrier's look at the online
  * set and its call must not make it end one callback early (hold the
  * window open with race.windows=barrier_call; with more than two CPUs
- * a third thread keeps the cross-CPU call lock busy, so that the CPU
- * coming up and the barrier often wait for it together). Bounded by the
+ * a third thread keeps cross-CPU calls busy, so that the CPU coming up
+ * and the barrier often wait behind the same call). Bounded by the
  * number of hotplug cycles, not by time.
  */
 #define BARRIER_HOTPLUG_CYCLES	200u
