@@ -39,6 +39,7 @@ NM		:= $(CROSS_COMPILE)nm
 HOSTCC		:= gcc
 BUILD		:= build
 DEBUG		?= 1
+KASAN		?= $(DEBUG)
 SMP		?= 4
 MEM		?= 512M
 CMDLINE		?=
@@ -63,7 +64,8 @@ KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 		   -fno-toplevel-reorder \
 		   -Wall -Wextra -Werror \
-		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -MMD -MP
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) \
+		   -DKERNEL_KASAN=$(KASAN) -MMD -MP
 # The debug build also catches undefined behaviour and stack overruns,
 # with the kernel's own handlers (kernel/ubsan.c, kernel/stack_protector.c,
 # which are built without them).
@@ -75,19 +77,47 @@ $(BUILD)/obj/kernel/ubsan.c.o $(BUILD)/obj/kernel/stack_protector.c.o: \
 else
 KERNEL_CFLAGS	+= -fno-stack-protector
 endif
-KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) -MMD -MP
+# KASAN (kernel/mm/kasan.h), in the debug build unless KASAN=0: GCC's
+# generic kernel-address instrumentation with a call per access (outline:
+# the runtime decides which addresses are checked), stack and global
+# redzones, and the shadow offset arch/x86_64/arch.h names.
+KASAN_CFLAGS	:= -fsanitize=kernel-address \
+		   -fasan-shadow-offset=0xdffffc0000000000 \
+		   --param asan-instrumentation-with-call-threshold=0 \
+		   --param asan-stack=1 --param asan-globals=1
+# Built without it: the runtime itself (a check inside a check); kmalloc
+# and the page allocator, which write the links and metadata of objects
+# that are free for everyone else; the shadow's mapping, which runs
+# before there is shadow; the backtrace walker, which reads other
+# functions' frames, redzones and all; the NMI handler, which may arrive
+# on a CPU in the middle of a report; UBSan's and the stack protector's
+# handlers, which report like the runtime does.
+KASAN_RUNTIME	:= kernel/mm/kasan.c kernel/mm/kasan_report.c \
+		   kernel/mm/kasan_quarantine.c kernel/mm/stackdepot.c \
+		   arch/$(ARCH)/kasan_shadow.c
+KASAN_EXEMPT	:= $(KASAN_RUNTIME) kernel/mm/kmalloc.c \
+		   kernel/mm/page_alloc.c arch/$(ARCH)/backtrace.c \
+		   arch/$(ARCH)/nmi.c kernel/ubsan.c kernel/stack_protector.c
+# Every frame of theirs stays on the stack (no tail calls), so the stacks
+# KASAN records can skip the runtime's own frames by count.
+KASAN_EXEMPT_CFLAGS := -fno-optimize-sibling-calls
+KERNEL_ASFLAGS	:= -I. -Iarch/$(ARCH) -DKERNEL_KASAN=$(KASAN) -MMD -MP
 KERNEL_LDFLAGS	:= -nostdlib -z max-page-size=4096 -z noexecstack \
 		   --no-warn-rwx-segments -T linker.ld
 HOST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		   -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -DLIB_HOST_TEST -I.
 SPARSE_FLAGS	:= -D__x86_64__ -m64 -Wsparse-all -Wno-declaration-after-statement \
-		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) -Wno-non-pointer-null \
+		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) \
+		   -DKERNEL_KASAN=$(KASAN) -Wno-non-pointer-null \
 		   -Wno-sizeof-bool -Wno-ptr-subtraction-blows
 
 # Every source of a kind is built, in every folder: a new file needs no
 # Makefile edit.
 KERNEL_C	:= $(sort $(shell find arch/$(ARCH) kernel lib tests/kernel -name '*.c'))
+ifneq ($(KASAN),1)
+KERNEL_C	:= $(filter-out $(KASAN_RUNTIME),$(KERNEL_C))
+endif
 KERNEL_S	:= $(sort $(shell find boot arch/$(ARCH) -name '*.S'))
 KERNEL_OBJS	:= $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_S) $(KERNEL_C))
 HOST_TESTS	:= $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
@@ -112,7 +142,9 @@ all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 $(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(KERNEL_CFLAGS) $(if $(filter 1,$(KASAN)),$(if \
+		$(filter $<,$(KASAN_EXEMPT)),$(KASAN_EXEMPT_CFLAGS),$(KASAN_CFLAGS))) \
+		-c $< -o $@
 
 $(BUILD)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)

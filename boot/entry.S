@@ -121,6 +121,10 @@ no_long_mode_msg:
 boot_high64:
 	movabsq $boot_stack_top, %rsp
 	xorl %ebp, %ebp			/* ends the frame-pointer backtrace */
+#if KERNEL_KASAN
+	/* Before any C function poisons its stack frame's shadow. */
+	call arch_kasan_early_init
+#endif
 	call kmain
 4:	cli
 	hlt

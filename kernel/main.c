@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "kernel/fs/dcache.h"
 #include "kernel/mm/early_alloc.h"
+#include "kernel/mm/kasan.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
@@ -96,6 +97,7 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	early_alloc_init((u64)__kernel_phys_end);
 	arch_memory_init();
 	page_alloc_init();
+	kasan_init();
 	kmalloc_init();
 	arch_cpu_init();
 	timer_init_cpus();

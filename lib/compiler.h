@@ -43,6 +43,25 @@
 		*(volatile __typeof__(x) *)&(x) = (v);			\
 	} while (0)
 
+/*
+ * Under the kernel's address sanitizer (GCC defines __SANITIZE_ADDRESS__
+ * for -fsanitize=kernel-address too), a loop over a whole buffer checks
+ * the buffer once, through the sanitizer's own entry points, instead of
+ * once per byte. The host tests' ASan checks lib like any other code.
+ */
+#if defined(__SANITIZE_ADDRESS__) && !defined(LIB_HOST_TEST)
+#define __no_sanitize_address	__attribute__((no_sanitize_address))
+void __asan_loadN_noabort(unsigned long addr, size_t size);
+void __asan_storeN_noabort(unsigned long addr, size_t size);
+#define sanitize_check_read(p, n) __asan_loadN_noabort((unsigned long)(p), (n))
+#define sanitize_check_write(p, n) \
+	__asan_storeN_noabort((unsigned long)(p), (n))
+#else
+#define __no_sanitize_address
+#define sanitize_check_read(p, n)	((void)(p), (void)(n))
+#define sanitize_check_write(p, n)	((void)(p), (void)(n))
+#endif
+
 /* Annotations for sparse (make C=1); plain compiles see nothing. */
 #ifdef __CHECKER__
 #define __rcu		__attribute__((noderef, address_space(__rcu)))

@@ -1,37 +1,46 @@
 /*
  * Byte-at-a-time implementations: simple and obviously correct, which
- * matters more here than speed (the kernel copies little).
+ * matters more here than speed (the kernel copies little). Under KASAN
+ * the bulk functions check their whole buffers once on entry
+ * (lib/compiler.h), so a copy from freed memory is reported, at the cost
+ * of one check rather than one per byte.
  */
 #include "string.h"
+#include "compiler.h"
 
-void *memset(void *dst, int c, size_t n)
+__no_sanitize_address void *memset(void *dst, int c, size_t n)
 {
 	u8 *d = dst;
 	size_t i;
 
+	sanitize_check_write(dst, n);
 	for (i = 0; i < n; i++)
 		d[i] = (u8)c;
 	return dst;
 }
 
-void *memcpy(void *dst, const void *src, size_t n)
+__no_sanitize_address void *memcpy(void *dst, const void *src, size_t n)
 {
 	u8 *d = dst;
 	const u8 *s = src;
 	size_t i;
 
+	sanitize_check_read(src, n);
+	sanitize_check_write(dst, n);
 	for (i = 0; i < n; i++)
 		d[i] = s[i];
 	return dst;
 }
 
 /* Copies backwards when dst overlaps the end of src. */
-void *memmove(void *dst, const void *src, size_t n)
+__no_sanitize_address void *memmove(void *dst, const void *src, size_t n)
 {
 	u8 *d = dst;
 	const u8 *s = src;
 	size_t i;
 
+	sanitize_check_read(src, n);
+	sanitize_check_write(dst, n);
 	if ((uptr)d <= (uptr)s || (uptr)d >= (uptr)s + n) {
 		for (i = 0; i < n; i++)
 			d[i] = s[i];
@@ -42,12 +51,14 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-int memcmp(const void *a, const void *b, size_t n)
+__no_sanitize_address int memcmp(const void *a, const void *b, size_t n)
 {
 	const u8 *x = a;
 	const u8 *y = b;
 	size_t i;
 
+	sanitize_check_read(a, n);
+	sanitize_check_read(b, n);
 	for (i = 0; i < n; i++)
 		if (x[i] != y[i])
 			return x[i] < y[i] ? -1 : 1;

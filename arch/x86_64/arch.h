@@ -17,6 +17,26 @@
 #define ARCH_DIRECT_MAP_BASE	0xffff800000000000ul	/* all RAM, phys + base */
 #define ARCH_KSTACK_BASE	0xffffc00000000000ul	/* kernel stacks, guarded */
 #define ARCH_KERNEL_VMA		0xffffffff80000000ul	/* the kernel image */
+
+/* KASAN's shadow (kernel/mm/kasan.h): the byte for addr is at (addr >> 3)
+ * + ARCH_KASAN_SHADOW_OFFSET, Linux's offset for x86-64. The Makefile
+ * passes the same number to GCC (-fasan-shadow-offset). The shadow of the
+ * kernel half, [ARCH_DIRECT_MAP_BASE, 2^64), is [START, END). */
+#define ARCH_KASAN_SHADOW_OFFSET	0xdffffc0000000000ul
+#define ARCH_KASAN_SHADOW_START		0xffffec0000000000ul
+#define ARCH_KASAN_SHADOW_END		0xfffffc0000000000ul
+
+static inline uptr arch_kasan_shadow_of(uptr addr)
+{
+	return (addr >> 3) + ARCH_KASAN_SHADOW_OFFSET;
+}
+
+/* Map the shadow to one shared page, from entry.S (kasan_shadow.c); give
+ * [start, end)'s shadow zeroed pages of its own (0, or -1 without
+ * memory); clear the shared page and make it read-only, once. */
+void arch_kasan_early_init(void);
+int arch_kasan_populate_shadow(uptr start, uptr end);
+void arch_kasan_seal_early_shadow(void);
 #define RFLAGS_IF	(1ul << 9)
 
 static __always_inline void arch_cpu_relax(void)
@@ -181,5 +201,12 @@ int arch_dump_backtrace(uptr rbp, uptr rip);
 int arch_dump_thread_backtrace(uptr saved_sp);
 /* Print the current call chain. */
 void arch_dump_stack(void);
+/* Store up to max return addresses of the current call chain, the
+ * innermost skip callers above this call left out; returns how many.
+ * Never faults (as arch_dump_backtrace()). */
+unsigned int arch_save_stack_trace(uptr *entries, unsigned int max,
+				   unsigned int skip);
+/* One line of a backtrace for a code address: " [<addr>] name+off/size". */
+void arch_print_code_address(uptr ip);
 
 #endif

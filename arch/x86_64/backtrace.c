@@ -50,45 +50,96 @@ static bool stack_bounds(uptr addr, uptr *lo, uptr *hi)
 	return false;
 }
 
-int arch_dump_backtrace(uptr rbp, uptr rip)
+/*
+ * Follow the frame-pointer chain from rbp, calling visit() with each
+ * return address until it returns false. Where the chain leaves its
+ * stack, the walk stops; with say_why, it prints why.
+ */
+static void walk_frames(uptr rbp, bool (*visit)(uptr ret, void *ctx),
+			void *ctx, bool say_why)
 {
 	uptr lo, hi;
-	int depth = 1;
+	int depth = 0;
 
-	print_frame(rip);
 	if (!rbp)
-		return depth;
+		return;
 	if (!stack_bounds(rbp, &lo, &hi)) {
-		pr_emerg(" (frame pointer %016lx is on no known stack; stopped)\n",
-			 rbp);
-		return depth;
+		if (say_why)
+			pr_emerg(" (frame pointer %016lx is on no known stack; "
+				 "stopped)\n", rbp);
+		return;
 	}
-	while (depth <= BACKTRACE_MAX_DEPTH) {
+	while (depth++ < BACKTRACE_MAX_DEPTH) {
 		uptr next, ret;
 
 		if ((rbp & 7) || rbp < lo || rbp + FRAME_SIZE > hi) {
-			pr_emerg(" (frame pointer %016lx leaves its stack "
-				 "[%016lx, %016lx); stopped)\n", rbp, lo, hi);
-			return depth;
+			if (say_why)
+				pr_emerg(" (frame pointer %016lx leaves its "
+					 "stack [%016lx, %016lx); stopped)\n",
+					 rbp, lo, hi);
+			return;
 		}
 		next = ((uptr *)rbp)[0];
 		ret = ((uptr *)rbp)[1];
-		if (!ret)
-			return depth;
 		/* Return addresses point after the call; step back into it
 		 * so the line names the calling function. */
-		print_frame(ret - 1);
-		depth++;
-		if (!next)
-			return depth;
+		if (!ret || !visit(ret - 1, ctx) || !next)
+			return;
 		if (next <= rbp) {
-			pr_emerg(" (frame pointer %016lx does not climb; "
-				 "stopped)\n", next);
-			return depth;
+			if (say_why)
+				pr_emerg(" (frame pointer %016lx does not "
+					 "climb; stopped)\n", next);
+			return;
 		}
 		rbp = next;
 	}
+}
+
+static bool print_and_count(uptr ip, void *ctx)
+{
+	print_frame(ip);
+	++*(int *)ctx;
+	return true;
+}
+
+int arch_dump_backtrace(uptr rbp, uptr rip)
+{
+	int depth = 1;
+
+	print_frame(rip);
+	walk_frames(rbp, print_and_count, &depth, true);
 	return depth;
+}
+
+struct saved_trace {
+	uptr *entries;
+	unsigned int n, max, skip;
+};
+
+static bool save_entry(uptr ip, void *ctx)
+{
+	struct saved_trace *t = ctx;
+
+	if (t->skip) {
+		t->skip--;
+		return true;
+	}
+	t->entries[t->n++] = ip;
+	return t->n < t->max;
+}
+
+unsigned int arch_save_stack_trace(uptr *entries, unsigned int max,
+				   unsigned int skip)
+{
+	struct saved_trace t = { entries, 0, max, skip };
+
+	walk_frames((uptr)__builtin_frame_address(0), save_entry, &t, false);
+	return t.n;
+}
+
+void arch_print_code_address(uptr ip)
+{
+	print_frame(ip);
 }
 
 /* A switched-out thread: arch_context_switch() left its callee-saved

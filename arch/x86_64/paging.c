@@ -21,15 +21,6 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define PTE_PRESENT	(1ull << 0)
-#define PTE_WRITE	(1ull << 1)
-#define PTE_PWT		(1ull << 3)
-#define PTE_PCD		(1ull << 4)
-#define PTE_HUGE	(1ull << 7)
-#define PTE_GLOBAL	(1ull << 8)
-#define PTE_NX		(1ull << 63)
-#define PTE_ADDR_MASK	0x000ffffffffff000ull
-
 #define GIB		(1ull << 30)
 #define MIB2		(2ull << 20)
 
@@ -166,11 +157,23 @@ __init void paging_init(void)
 	kernel_pml4 = table_virt(kernel_pml4_phys);
 	map_direct(end, gib_pages);
 	map_kernel_window();
+	if (KERNEL_KASAN)
+		paging_install_kasan_shadow(kernel_pml4);
 	write_cr3(kernel_pml4_phys);
 	kernel_pml4 = phys_to_virt(kernel_pml4_phys);
 	pr_info("paging: direct map of %llu GiB in %s pages, NX %s\n",
 		end / GIB, gib_pages ? "1 GiB" : "2 MiB",
 		nx_enabled ? "on" : "off");
+}
+
+u64 *paging_kernel_pml4(void)
+{
+	return kernel_pml4;
+}
+
+u64 paging_nx_flag(void)
+{
+	return nx_enabled ? PTE_NX : 0;
 }
 
 int arch_map_page(uptr va, u64 phys)

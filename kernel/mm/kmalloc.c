@@ -5,9 +5,16 @@
  * free objects form a list threaded through the objects themselves by
  * 16-bit index. A slab that empties is given back to the page allocator,
  * except one per class kept to damp alloc/free ping-pong.
+ *
+ * Under KASAN (kasan.h) every object's slot also holds a redzone with
+ * the object's metadata, and kfree() hands the object to KASAN's
+ * quarantine, which gives it back later through kmalloc_free_now(). This
+ * file is built without KASAN's instrumentation: it writes the free-list
+ * links and the metadata of objects that are, for everyone else, freed.
  */
 #include "kmalloc.h"
 #include "page_alloc.h"
+#include "kasan.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -17,6 +24,9 @@
 #include "lib/string.h"
 
 #define NO_FREE_OBJECT	0xffff
+/* KASAN's shadow finds writes after free at the write; the poison byte
+ * only at the next allocation, and it would overwrite the metadata. */
+#define SLAB_POISON	(KERNEL_DEBUG && !KERNEL_KASAN)
 
 struct size_class {
 	spinlock_t lock;
@@ -69,7 +79,7 @@ static u16 *next_free_link(u8 *obj)
 
 static void poison_object(struct size_class *c, u8 *obj)
 {
-	if (KERNEL_DEBUG)
+	if (SLAB_POISON)
 		memset(obj + sizeof(u16), KMALLOC_POISON,
 		       c->size - sizeof(u16));
 }
@@ -78,7 +88,7 @@ static void check_poison(struct size_class *c, u8 *obj)
 {
 	size_t i;
 
-	if (!KERNEL_DEBUG)
+	if (!SLAB_POISON)
 		return;
 	for (i = sizeof(u16); i < c->size; i++)
 		if (obj[i] != KMALLOC_POISON)
@@ -115,6 +125,7 @@ static struct page *new_slab(struct size_class *c, unsigned int class)
 							   : NO_FREE_OBJECT;
 		poison_object(c, obj);
 	}
+	kasan_poison_slab(base, PAGE_SIZE);
 	c->slabs++;
 	return slab;
 }
@@ -145,6 +156,15 @@ out:
 	return obj;
 }
 
+/* The statistics count what callers hold: under KASAN a kfree() counts
+ * when it is called, not when the quarantine gives the object back.
+ * Class lock held. */
+static void count_free(struct size_class *c)
+{
+	c->in_use--;
+	c->frees++;
+}
+
 /* Exact double-free detection: is this object on its slab's free list? */
 static bool already_free(struct page *slab, struct size_class *c, u16 index)
 {
@@ -170,7 +190,7 @@ static void slab_free(struct page *slab, const void *ptr)
 		panic("BUG: kfree(%p): not the start of a %u-byte object",
 		      ptr, c->size);
 	flags = spin_lock_irqsave(&c->lock);
-	if (KERNEL_DEBUG && already_free(slab, c, index))
+	if (SLAB_POISON && already_free(slab, c, index))
 		panic("BUG: kfree(%p): double free of a %u-byte object", ptr,
 		      c->size);
 	poison_object(c, (u8 *)ptr);
@@ -178,8 +198,8 @@ static void slab_free(struct page *slab, const void *ptr)
 	slab->slab_free = index;
 	if (slab->slab_inuse-- == c->per_slab)
 		list_add(&slab->link, &c->partial);
-	c->in_use--;
-	c->frees++;
+	if (!KERNEL_KASAN)
+		count_free(c);
 	if (slab->slab_inuse == 0) {
 		list_del(&slab->link);
 		if (!c->spare) {
@@ -198,18 +218,39 @@ static void slab_free(struct page *slab, const void *ptr)
 	}
 }
 
-void *kmalloc(size_t size)
+/* A large allocation (above the largest class): whole pages, marked so
+ * that kfree() and KASAN know them from alloc_pages()'s own. */
+static void *large_alloc(size_t size, size_t *slot_size)
 {
-	int class = class_for(size ? size : 1);
 	unsigned int order = 0;
+	void *p;
 
-	if (class >= 0)
-		return slab_alloc(class);
 	while ((PAGE_SIZE << order) < size) {
 		if (++order > PAGE_MAX_ORDER)
 			return NULL;
 	}
-	return alloc_pages(order);
+	p = alloc_pages(order);
+	if (p)
+		virt_to_page(p)->kmalloc_large = 1;
+	*slot_size = PAGE_SIZE << order;
+	return p;
+}
+
+void *kmalloc(size_t size)
+{
+	size_t slot_size = kasan_slot_size(size ? size : 1);
+	int class = class_for(slot_size);
+	void *obj;
+
+	if (class >= 0) {
+		obj = slab_alloc(class);
+		slot_size = class_sizes[class];
+	} else {
+		obj = large_alloc(slot_size, &slot_size);
+	}
+	if (obj && KERNEL_KASAN)
+		kasan_object_allocated(obj, slot_size, size);
+	return obj;
 }
 
 void *kzalloc(size_t size)
@@ -221,6 +262,27 @@ void *kzalloc(size_t size)
 	return p;
 }
 
+/* The slot of the object that starts at ptr; a pointer into the middle
+ * of one is a bug of the caller's, reported at once. */
+static size_t slot_size_at(struct page *p, const void *ptr)
+{
+	struct size_class *c;
+
+	if (p->state != PAGE_SLAB)
+		return PAGE_SIZE << p->order;
+	c = &classes[p->slab_class];
+	if (((const u8 *)ptr - (const u8 *)page_to_virt(p)) % c->size)
+		panic("BUG: kfree(%p): not the start of a %u-byte object",
+		      ptr, c->size);
+	return c->size;
+}
+
+static bool is_kmalloc_object(struct page *p)
+{
+	return p->state == PAGE_SLAB ||
+	       (p->state == PAGE_ALLOCATED && p->kmalloc_large);
+}
+
 void kfree(const void *ptr)
 {
 	struct page *p;
@@ -228,28 +290,79 @@ void kfree(const void *ptr)
 	if (!ptr)
 		return;
 	p = virt_to_page(ptr);
+	if (KERNEL_KASAN && p && is_kmalloc_object(p) &&
+	    !kasan_free_allowed(ptr, slot_size_at(p, ptr)))
+		return;
 	/* A callback still queued in the object would run on freed
 	 * memory: say so, with who queued it, and leave it allocated. */
 	if (KERNEL_DEBUG && p && (p->state == PAGE_SLAB ||
 				  p->state == PAGE_ALLOCATED) &&
 	    !rcu_head_check_free(ptr, ksize(ptr)))
 		return;
-	if (p && p->state == PAGE_SLAB)
+	if (KERNEL_KASAN && p && is_kmalloc_object(p)) {
+		if (p->state == PAGE_SLAB) {
+			struct size_class *c = &classes[p->slab_class];
+			unsigned long flags = spin_lock_irqsave(&c->lock);
+
+			count_free(c);
+			spin_unlock_irqrestore(&c->lock, flags);
+		}
+		kasan_object_freed((void *)ptr, slot_size_at(p, ptr));
+		return;
+	}
+	kmalloc_free_now((void *)ptr);
+}
+
+void kmalloc_free_now(void *ptr)
+{
+	struct page *p = virt_to_page(ptr);
+
+	if (p && p->state == PAGE_SLAB) {
 		slab_free(p, ptr);
-	else if (p && p->state == PAGE_ALLOCATED)
-		free_pages((void *)ptr);
-	else
+	} else if (p && p->state == PAGE_ALLOCATED) {
+		p->kmalloc_large = 0;
+		free_pages(ptr);
+	} else {
 		panic("BUG: kfree(%p): not an allocated object (page state "
 		      "%u)", ptr, p ? p->state : 0);
+	}
 }
 
 size_t ksize(const void *ptr)
 {
 	struct page *p = virt_to_page(ptr);
+	size_t slot_size = p->state == PAGE_SLAB
+				   ? classes[p->slab_class].size
+				   : PAGE_SIZE << p->order;
 
-	if (p->state == PAGE_SLAB)
-		return classes[p->slab_class].size;
-	return PAGE_SIZE << p->order;
+	if (KERNEL_KASAN && is_kmalloc_object(p))
+		return kasan_object_size(ptr, slot_size);
+	return slot_size;
+}
+
+bool kmalloc_find_object(const void *addr, void **obj, size_t *slot_size)
+{
+	struct page *p = virt_to_page(addr);
+	unsigned int back;
+
+	if (!p)
+		return false;
+	if (p->state == PAGE_SLAB) {
+		u32 size = classes[p->slab_class].size;
+		u8 *base = page_to_virt(p);
+
+		*obj = base + ((const u8 *)addr - base) / size * size;
+		*slot_size = size;
+		return true;
+	}
+	for (back = 0; back < (1u << PAGE_MAX_ORDER) &&
+		       p->state == PAGE_ALLOCATED_TAIL; back++)
+		p--;
+	if (p->state != PAGE_ALLOCATED || !p->kmalloc_large)
+		return false;
+	*obj = page_to_virt(p);
+	*slot_size = PAGE_SIZE << p->order;
+	return true;
 }
 
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES])

@@ -22,8 +22,15 @@ void kmalloc_init(void);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(const void *ptr);
-/* The usable size of an allocation (its class size, or its pages). */
+/* The usable size of an allocation (its class size, or its pages; under
+ * KASAN, the size asked for). */
 size_t ksize(const void *ptr);
+/* For KASAN: the object whose slot (or large block) holds addr, and the
+ * slot's size; false if addr is in none. */
+bool kmalloc_find_object(const void *addr, void **obj, size_t *slot_size);
+/* For KASAN's quarantine: give an object back to its slab, or its pages
+ * back to the page allocator, now. */
+void kmalloc_free_now(void *ptr);
 
 struct kmalloc_class_stats {
 	u32 size;

@@ -8,6 +8,7 @@
  */
 #include "kstack.h"
 #include "page_alloc.h"
+#include "kasan.h"
 #include "arch.h"
 #include "kernel/printk.h"
 #include "kernel/sched/smp_call.h"
@@ -27,7 +28,7 @@ struct slot {
 };
 
 static struct slot slots[MAX_SLOTS];
-static unsigned int live, pending, next_hint;
+static unsigned int live, pending;
 static DEFINE_SPINLOCK(slot_lock);
 
 static uptr slot_base(unsigned int slot)
@@ -40,17 +41,17 @@ static uptr slot_stack_base(unsigned int slot)
 	return slot_base(slot) + SLOT_SIZE - KSTACK_SIZE;
 }
 
+/* The lowest unused slot: the region stays as compact as the threads
+ * alive, and so do the page tables and KASAN shadow behind it, which
+ * are never given back. */
 static int claim_slot(const char *owner)
 {
-	unsigned int n;
+	unsigned int i;
 
-	for (n = 0; n < MAX_SLOTS; n++) {
-		unsigned int i = (next_hint + n) % MAX_SLOTS;
-
+	for (i = 0; i < MAX_SLOTS; i++) {
 		if (slots[i].state == SLOT_UNUSED) {
 			slots[i].state = SLOT_LIVE;
 			slots[i].owner = owner;
-			next_hint = i + 1;
 			live++;
 			return i;
 		}
@@ -84,6 +85,8 @@ int kstack_alloc(struct kstack *stack, const char *owner)
 					   i * PAGE_SIZE, phys) < 0)
 			goto fail;
 	}
+	/* A reused slot's shadow still holds its last thread's frames. */
+	kasan_stack_prepare(slot_stack_base(slot), KSTACK_SIZE);
 	stack->slot = slot;
 	stack->base = slot_stack_base(slot);
 	stack->top = slot_base(slot) + SLOT_SIZE;

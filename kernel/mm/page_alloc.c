@@ -7,6 +7,7 @@
  */
 #include "page_alloc.h"
 #include "early_alloc.h"
+#include "kasan.h"
 #include "arch.h"
 #include "kernel/bootinfo.h"
 #include "kernel/init.h"
@@ -111,7 +112,11 @@ void *alloc_pages(unsigned int order)
 	flags = spin_lock_irqsave(&page_lock);
 	p = alloc_block(order);
 	spin_unlock_irqrestore(&page_lock, flags);
-	return p ? page_to_virt(p) : NULL;
+	if (!p)
+		return NULL;
+	p->kmalloc_large = 0;
+	kasan_pages_allocated(page_to_virt(p), PAGE_SIZE << order);
+	return page_to_virt(p);
 }
 
 u64 page_alloc_phys(unsigned int order)
@@ -130,6 +135,7 @@ void free_pages(void *addr)
 	    (p->state != PAGE_ALLOCATED && p->state != PAGE_SLAB))
 		panic("free_pages(%p): not the start of an allocated block "
 		      "(state %u)", addr, p ? p->state : 0);
+	kasan_pages_freed(addr, PAGE_SIZE << p->order);
 	flags = spin_lock_irqsave(&page_lock);
 	free_block(page_index(p), p->order);
 	spin_unlock_irqrestore(&page_lock, flags);

@@ -29,7 +29,7 @@ struct page {
 	u8 state;
 	u8 order;
 	u8 slab_class;		/* kmalloc size class */
-	u8 unused;
+	u8 kmalloc_large;	/* head of a kmalloc() above the classes */
 	u16 slab_inuse;		/* objects handed out from this slab */
 	u16 slab_free;		/* index of the first free object */
 };

@@ -9,6 +9,7 @@
 #include "inject.h"
 #include "internal.h"
 #include "kernel/init.h"
+#include "kernel/mm/kasan.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -64,6 +65,14 @@ static void queue_callback(struct rcu_head *head)
 	arch_irq_restore(flags);
 }
 
+/* KASAN's report on a late reader of the object that holds p names the
+ * call that freed it through RCU, and the grace period it waits for. */
+void rcu_kasan_record(const void *p, enum kasan_aux_kind kind)
+{
+	if (KERNEL_KASAN)
+		kasan_record_aux_stack(p, kind, rcu_gp_number(rcu_gp_snap()));
+}
+
 /**
  * call_rcu_arg - queue func(arg) to run after a grace period: the
  * article's call_rcu(head, func, arg)
@@ -88,6 +97,7 @@ void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	if (KERNEL_DEBUG &&
 	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
 		return;
+	rcu_kasan_record(head, KASAN_AUX_CALL_RCU);
 	head->func = func;
 	head->arg = arg;
 	queue_callback(head);
@@ -101,6 +111,7 @@ void call_rcu_head(struct rcu_head *head, rcu_callback_t func)
 	if (KERNEL_DEBUG &&
 	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
 		return;
+	rcu_kasan_record(head, KASAN_AUX_CALL_RCU);
 	head->func_head = func;
 	head->arg = rcu_head_form_linux;
 	queue_callback(head);

@@ -5,6 +5,7 @@
 #include "cblist.h"
 #include "hooks.h"
 #include "rcupdate.h"
+#include "kernel/mm/kasan.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"
@@ -133,6 +134,7 @@ unsigned long rcu_exp_get_state(void);
 unsigned long rcu_exp_seq(void);
 /* poll.c: the normal grace period's snapshot, and whether it ended. */
 unsigned long rcu_gp_snap(void);
+void rcu_kasan_record(const void *p, enum kasan_aux_kind kind);
 bool rcu_gp_done(unsigned long snap);
 void rcu_cb_threads_start(void);
 

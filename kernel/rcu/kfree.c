@@ -75,12 +75,14 @@ static bool add_to_block(void *ptr)
 
 void kfree_rcu_head(void *ptr, struct rcu_head *head)
 {
+	rcu_kasan_record(ptr, KASAN_AUX_KFREE_RCU);
 	if (ptr && !add_to_block(ptr))
 		call_rcu(head, kfree_rcu_callback, ptr);
 }
 
 void kfree_rcu_mightsleep(void *ptr)
 {
+	rcu_kasan_record(ptr, KASAN_AUX_KFREE_RCU);
 	if (ptr && !add_to_block(ptr)) {
 		synchronize_rcu();
 		kfree(ptr);

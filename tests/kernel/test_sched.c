@@ -2,6 +2,7 @@
  * The sched suite: threads, preemption, fairness, sleeping, wake-ups.
  * Each test is built to fail on the scheduler bug it names.
  */
+#include "kernel/mm/kasan.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
@@ -318,6 +319,7 @@ KTEST_TIMEOUT(sched, thousand_threads_give_memory_back, 120000)
 	unsigned int i, live0, pend0, live1, pend1;
 
 	kstack_purge();
+	kasan_quarantine_drain();
 	page_alloc_get_stats(&before);
 	kstack_counts(&live0, &pend0);
 	for (i = 0; i < 1000; i++) {
@@ -327,6 +329,8 @@ KTEST_TIMEOUT(sched, thousand_threads_give_memory_back, 120000)
 		thread_join(th);
 	}
 	kstack_purge();
+	/* Freed thread structures wait in KASAN's quarantine. */
+	kasan_quarantine_drain();
 	kstack_counts(&live1, &pend1);
 	page_alloc_get_stats(&after);
 	KEXPECT_EQ(live1, live0);

@@ -1,0 +1,177 @@
+/*
+ * KASAN, the kernel address sanitizer (generic mode, as Linux's
+ * CONFIG_KASAN_GENERIC): every load and store the compiler instruments
+ * (-fsanitize=kernel-address) first asks whether its bytes may be touched,
+ * and a read of freed memory, of a redzone or past an object's end is
+ * reported at the access, with where the object was allocated, where it
+ * was freed and, if RCU freed it, where call_rcu() or kfree_rcu() was
+ * called and in which grace period.
+ *
+ * Shadow memory answers the question: one byte for every 8-byte granule
+ * of the kernel half, at arch_kasan_shadow_of(addr). 0 means all 8 bytes
+ * may be touched, 1 to 7 that only the first k may, a negative value
+ * (one of the codes below) that none may, and why. The arch code maps it
+ * (arch/x86_64/kasan_shadow.c); this folder fills it:
+ *   - kmalloc objects (kasan.c): unpoisoned up to the size asked for; the
+ *     rest of the slot is a redzone that also holds the object's metadata
+ *     (struct kasan_meta: who allocated, freed and queued it);
+ *   - freed objects are poisoned and wait in a quarantine
+ *     (kasan_quarantine.c), a bounded FIFO, before they can be reused, so
+ *     a late read finds poison rather than a new object;
+ *   - pages handed back to the page allocator are poisoned whole;
+ *   - globals get redzones from the compiler, registered at boot; stack
+ *     frames are poisoned by the instrumented functions themselves.
+ *
+ * The compiler calls __asan_load8_noabort(addr) and friends (outline
+ * instrumentation: one call per access, and the kernel decides what is
+ * checked: NULL and user addresses are left to fault as page faults).
+ * Files built without instrumentation say why in the Makefile.
+ */
+#ifndef KERNEL_MM_KASAN_H
+#define KERNEL_MM_KASAN_H
+
+#include "lib/types.h"
+
+/* Shadow codes, Linux's values, so a report reads the same. */
+#define KASAN_PAGE_FREE		0xff	/* a free page */
+#define KASAN_PAGE_REDZONE	0xfe	/* past a large kmalloc's end */
+#define KASAN_SLAB_REDZONE	0xfc	/* past a kmalloc object, or never
+					 * allocated */
+#define KASAN_SLAB_FREE		0xfb	/* a freed kmalloc object */
+#define KASAN_GLOBAL_REDZONE	0xf9
+#define KASAN_STACK_LEFT	0xf1	/* the compiler's stack codes */
+#define KASAN_STACK_MID		0xf2
+#define KASAN_STACK_RIGHT	0xf3
+#define KASAN_USE_AFTER_SCOPE	0xf8
+#define KASAN_ALLOCA_LEFT	0xca
+#define KASAN_ALLOCA_RIGHT	0xcb
+
+#define KASAN_GRANULE		8
+
+/* What freed an object through RCU, for the report's "last potentially
+ * related work creation". */
+enum kasan_aux_kind {
+	KASAN_AUX_NONE,
+	KASAN_AUX_CALL_RCU,
+	KASAN_AUX_KFREE_RCU,
+};
+
+/* Who did something to an object: a stack from the stack depot, the
+ * thread and the CPU. */
+struct kasan_track {
+	u32 stack;		/* stack_depot id, 0 if none */
+	u32 thread_id;
+	u16 cpu;
+	u16 kind;		/* 0: nothing recorded; for aux, the
+				 * enum kasan_aux_kind */
+};
+
+/* At the end of every kmalloc slot (or large allocation), inside its
+ * redzone: only the runtime, which is not instrumented, touches it. */
+struct kasan_meta {
+	u32 size;		/* what the caller asked for */
+	u32 state;		/* KASAN_OBJECT_*, changed by cmpxchg */
+	struct kasan_track alloc, free, aux;
+	u32 aux_gp;		/* the grace period the RCU free waits for */
+	struct kasan_meta *quarantine_next;
+};
+
+/* meta->state; a slot never allocated holds whatever its page held. */
+#define KASAN_OBJECT_LIVE		0x4c495645
+#define KASAN_OBJECT_QUARANTINED	0x51554152
+#define KASAN_OBJECT_FREED		0x46524545
+
+#if KERNEL_KASAN
+
+void kasan_init(void);
+/* The slot size kmalloc needs for an object of size bytes. */
+size_t kasan_slot_size(size_t size);
+/* A new slab page, or a large block: not yet an object. */
+void kasan_poison_slab(void *page, size_t bytes);
+/* An object handed to a caller; returns obj. */
+void *kasan_object_allocated(void *obj, size_t slot_size, size_t size);
+/* kfree(), before anything reads the object: false if it is not a live
+ * object (a double or invalid free, reported: leave it alone). */
+bool kasan_free_allowed(const void *obj, size_t slot_size);
+/* kfree() hands the object over: it waits in the quarantine, which gives
+ * it back through kmalloc_free_now(), or, if the free was reported
+ * (double or invalid), is left alone. */
+void kasan_object_freed(void *obj, size_t slot_size);
+/* The size the caller asked for. */
+size_t kasan_object_size(const void *obj, size_t slot_size);
+void kasan_pages_allocated(void *addr, size_t bytes);
+void kasan_pages_freed(void *addr, size_t bytes);
+/* call_rcu() and kfree_rcu() say which object they will free, after
+ * which grace period (its number). */
+void kasan_record_aux_stack(const void *addr, enum kasan_aux_kind kind,
+			    unsigned long gp);
+/* A kernel stack about to be (re)used: its shadow, clean. */
+void kasan_stack_prepare(uptr base, size_t size);
+/* Give every quarantined object back now (the leak check's baseline). */
+void kasan_quarantine_drain(void);
+
+/* Poison or unpoison [addr, addr + size), granule-aligned addr. */
+void kasan_poison(const void *addr, size_t size, u8 code);
+void kasan_unpoison(const void *addr, size_t size);
+/* Whether checks are on: after kasan_init(), outside a report. */
+bool kasan_checking(void);
+
+#else
+
+static inline void kasan_init(void) {}
+static inline size_t kasan_slot_size(size_t size) { return size; }
+static inline void kasan_poison_slab(void *page, size_t bytes)
+{
+	(void)page;
+	(void)bytes;
+}
+static inline void *kasan_object_allocated(void *obj, size_t slot_size,
+					   size_t size)
+{
+	(void)slot_size;
+	(void)size;
+	return obj;
+}
+static inline bool kasan_free_allowed(const void *obj, size_t slot_size)
+{
+	(void)obj;
+	(void)slot_size;
+	return true;
+}
+static inline void kasan_object_freed(void *obj, size_t slot_size)
+{
+	(void)obj;
+	(void)slot_size;
+}
+static inline size_t kasan_object_size(const void *obj, size_t slot_size)
+{
+	(void)obj;
+	return slot_size;
+}
+static inline void kasan_pages_allocated(void *addr, size_t bytes)
+{
+	(void)addr;
+	(void)bytes;
+}
+static inline void kasan_pages_freed(void *addr, size_t bytes)
+{
+	(void)addr;
+	(void)bytes;
+}
+static inline void kasan_record_aux_stack(const void *addr, int kind,
+					  unsigned long gp)
+{
+	(void)addr;
+	(void)kind;
+	(void)gp;
+}
+static inline void kasan_stack_prepare(uptr base, size_t size)
+{
+	(void)base;
+	(void)size;
+}
+static inline void kasan_quarantine_drain(void) {}
+
+#endif
+
+#endif
