@@ -13,6 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/spinlock.h"
+#include "lib/atomic.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
 
@@ -34,6 +35,8 @@ static const u32 class_sizes[KMALLOC_NR_CLASSES] = {
 	16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, KMALLOC_MAX_CLASS,
 };
 static struct size_class classes[KMALLOC_NR_CLASSES];
+/* kmalloc_large_in_use(): counted without a lock, atomically. */
+static u64 large_in_use[PAGE_MAX_ORDER + 1];
 
 __init void kmalloc_init(void)
 {
@@ -202,6 +205,7 @@ void *kmalloc(size_t size)
 {
 	int class = class_for(size ? size : 1);
 	unsigned int order = 0;
+	void *p;
 
 	if (class >= 0)
 		return slab_alloc(class);
@@ -209,7 +213,10 @@ void *kmalloc(size_t size)
 		if (++order > PAGE_MAX_ORDER)
 			return NULL;
 	}
-	return alloc_pages(order);
+	p = alloc_pages(order);
+	if (p)
+		atomic_add_relaxed(&large_in_use[order], 1);
+	return p;
 }
 
 void *kzalloc(size_t size)
@@ -219,6 +226,12 @@ void *kzalloc(size_t size)
 	if (p)
 		memset(p, 0, size);
 	return p;
+}
+
+static void free_large(struct page *p, const void *ptr)
+{
+	atomic_add_relaxed(&large_in_use[p->order], (u64)-1);
+	free_pages((void *)ptr);
 }
 
 void kfree(const void *ptr)
@@ -237,7 +250,7 @@ void kfree(const void *ptr)
 	if (p && p->state == PAGE_SLAB)
 		slab_free(p, ptr);
 	else if (p && p->state == PAGE_ALLOCATED)
-		free_pages((void *)ptr);
+		free_large(p, ptr);
 	else
 		panic("BUG: kfree(%p): not an allocated object (page state "
 		      "%u)", ptr, p ? p->state : 0);
@@ -250,6 +263,11 @@ size_t ksize(const void *ptr)
 	if (p->state == PAGE_SLAB)
 		return classes[p->slab_class].size;
 	return PAGE_SIZE << p->order;
+}
+
+u64 kmalloc_large_in_use(unsigned int order)
+{
+	return order <= PAGE_MAX_ORDER ? READ_ONCE(large_in_use[order]) : 0;
 }
 
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES])
