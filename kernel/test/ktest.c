@@ -7,18 +7,15 @@
  */
 #include "ktest.h"
 #include "ktest_exec.h"
-#include "ktest_leak.h"
+#include "ktest_fixture.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
-#include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 
-extern const struct ktest __start_ktest_cases[];
-extern const struct ktest __stop_ktest_cases[];
 
 bool ktest_judge_timing;
 CMDLINE_BOOL("ktest.timing", ktest_judge_timing,
@@ -46,7 +43,7 @@ void ktest_fail(struct ktest_context *t, const char *file, int line,
 		console_printf("        # %s:%d: %s\n", file, line, msg);
 }
 
-static bool selected(const char *spec, const struct ktest *k)
+bool ktest_selected(const char *spec, const struct ktest *k)
 {
 	if (strcmp(spec, "none") == 0)
 		return false;
@@ -71,7 +68,7 @@ static unsigned int count_selected(const char *spec, const char *suite)
 	unsigned int n = 0;
 
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
-		if (selected(spec, k) && (!suite || !strcmp(k->suite, suite)))
+		if (ktest_selected(spec, k) && (!suite || !strcmp(k->suite, suite)))
 			n++;
 	return n;
 }
@@ -82,7 +79,7 @@ static unsigned int count_suites(const char *spec)
 	unsigned int n = 0;
 
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
-		if (selected(spec, k) && !suite_seen_before(k))
+		if (ktest_selected(spec, k) && !suite_seen_before(k))
 			n++;
 	return n;
 }
@@ -125,16 +122,6 @@ bool ktest_spec_valid(const char *spec)
 	return ok;
 }
 
-struct test_state {
-	bool decided;
-	enum ktest_outcome outcome;
-	/* Skipped for want of a test it needs: the test that did not
-	 * pass, named in the skip, and passed on to its own dependents. */
-	const struct ktest *cause;
-	bool fixture_open;		/* leak check still to come */
-	struct ktest_mem base;
-};
-
 struct tally {
 	unsigned int passed, failed, skipped;
 	/* A test that timed out, whose threads were abandoned still
@@ -142,154 +129,10 @@ struct tally {
 	 * state), the run is reported as tainted, and memory is no longer
 	 * checked for leaks (the abandoned threads hold some). */
 	const struct ktest *timed_out;
-	/* One per test of the section, by index: its outcome once run, and
-	 * for a fixture's first test the memory held before it ran. */
-	struct test_state *state;
+	struct ktest_fixtures fixtures;
 	const bool *stop;
 	const char *spec;
 };
-
-static struct test_state *state_of(struct tally *total, const struct ktest *k)
-{
-	return &total->state[k - __start_ktest_cases];
-}
-
-/* The first test of k's fixture: what k needs, what that needs... A need
- * that is not earlier is refused by unmet_need(), and ends the walk. */
-static const struct ktest *fixture_root(const struct ktest *k)
-{
-	while (k->needs && k->needs < k)
-		k = k->needs;
-	return k;
-}
-
-/* Whether k will be skipped because a test it needs, directly or not,
- * has run and not passed. */
-static bool blocked(struct tally *total, const struct ktest *k)
-{
-	const struct ktest *p, *d;
-
-	for (p = k, d = k->needs; d && d < p; p = d, d = d->needs)
-		if (state_of(total, d)->decided &&
-		    state_of(total, d)->outcome != KTEST_PASSED)
-			return true;
-	return false;
-}
-
-/* Whether a later test of k's fixture may still run: then the fixture's
- * memory is checked after that one, not now. */
-static bool fixture_goes_on(struct tally *total, const struct ktest *k)
-{
-	const struct ktest *root = fixture_root(k), *j;
-
-	if (total->stop && READ_ONCE(*total->stop))
-		return false;
-	for (j = k + 1; j < __stop_ktest_cases; j++)
-		if (selected(total->spec, j) && j->needs &&
-		    fixture_root(j) == root && !blocked(total, j))
-			return true;
-	return false;
-}
-
-/* Why k cannot run for want of what it needs, or NULL if it can. A need
- * that is not an earlier test of the suite is a mistake in the test's
- * definition, reported as a failure (*fails). */
-static const char *unmet_need(struct tally *total, const struct ktest *k,
-			      bool *fails)
-{
-	static char why[160];
-	const struct ktest *d = k->needs;
-	struct test_state *ds;
-
-	*fails = false;
-	if (!d)
-		return NULL;
-	if (d >= k || strcmp(d->suite, k->suite)) {
-		*fails = true;
-		ksnprintf(why, sizeof(why), "needs %s.%s, which is not an "
-			  "earlier test of suite %s", d->suite, d->name,
-			  k->suite);
-		return why;
-	}
-	ds = state_of(total, d);
-	if (!ds->decided) {
-		ksnprintf(why, sizeof(why), "needs %s, which did not run "
-			  "(not selected)", d->name);
-	} else if (ds->cause) {
-		state_of(total, k)->cause = ds->cause;
-		ksnprintf(why, sizeof(why), "needs %s, which %s",
-			  ds->cause->name,
-			  state_of(total, ds->cause)->outcome == KTEST_SKIPPED ?
-			  "was skipped" : "failed");
-	} else if (ds->outcome != KTEST_PASSED) {
-		state_of(total, k)->cause = d;
-		ksnprintf(why, sizeof(why), "needs %s, which %s", d->name,
-			  ds->outcome == KTEST_SKIPPED ? "was skipped" :
-			  "failed");
-	} else {
-		return NULL;
-	}
-	return why;
-}
-
-/* Add what grew from before to after to every open fixture's base. */
-static void accept_everywhere(struct tally *total, const struct ktest *k,
-			      const struct ktest_mem *before,
-			      const struct ktest_mem *after)
-{
-	const struct ktest *j;
-
-	for (j = __start_ktest_cases; j <= k; j++)
-		if (state_of(total, j)->fixture_open)
-			ktest_mem_accept(&state_of(total, j)->base, before,
-					 after);
-}
-
-/* What k kept on purpose (ktest_keep_begin()) is no leak: a line saying
- * what it was, or NULL. */
-static const char *note_kept(struct tally *total, const struct ktest *k)
-{
-	static char line[256];
-	struct ktest_mem before, after;
-	const char *why = ktest_mem_take_kept(&before, &after);
-	char what[192];
-
-	if (!why)
-		return NULL;
-	accept_everywhere(total, k, &before, &after);
-	if (!ktest_mem_growth(&before, &after, what, sizeof(what)))
-		return NULL;
-	ksnprintf(line, sizeof(line), "kept: %s (%s)", what, why);
-	return line;
-}
-
-/* After k ran: if its fixture is over, the memory its tests took must
- * be back. Returns a line for k's report if not. */
-static const char *check_leaks(struct tally *total, const struct ktest *k)
-{
-	static char line[256];
-	const struct ktest *root = fixture_root(k);
-	struct test_state *rs = state_of(total, root);
-	struct ktest_mem now;
-	char what[192];
-
-	if (fixture_goes_on(total, k))
-		return NULL;
-	rs->fixture_open = false;
-	ktest_mem_measure(&now);
-	if (!ktest_mem_growth(&rs->base, &now, what, sizeof(what)))
-		return NULL;
-	/* Reported here once: fixtures still open that span k would
-	 * otherwise count it again. */
-	accept_everywhere(total, k, &rs->base, &now);
-	if (root == k)
-		ksnprintf(line, sizeof(line), "leak: %s still allocated after "
-			  "the test", what);
-	else
-		ksnprintf(line, sizeof(line), "leak: %s still allocated after "
-			  "%s and the tests that need it", what, root->name);
-	return line;
-}
 
 /* Run k, or skip it: its outcome, and *why, *kept and *leak for its
  * report. */
@@ -298,7 +141,8 @@ static enum ktest_outcome run_one(struct tally *total, const struct ktest *k,
 				  const char **leak)
 {
 	static char tainted_why[96];
-	struct test_state *s = state_of(total, k);
+	struct ktest_fixtures *f = &total->fixtures;
+	enum ktest_outcome r;
 	bool fails;
 
 	*kept = NULL;
@@ -314,28 +158,26 @@ static enum ktest_outcome run_one(struct tally *total, const struct ktest *k,
 		*why = tainted_why;
 		return KTEST_SKIPPED;
 	}
-	*why = unmet_need(total, k, &fails);
+	*why = ktest_unmet_need(f, k, &fails);
 	if (*why)
 		return fails ? KTEST_FAILED : KTEST_SKIPPED;
-	if (fixture_root(k) == k && !total->timed_out) {
-		ktest_mem_measure(&s->base);
-		s->fixture_open = true;
-	}
-	s->outcome = ktest_execute(k, why);
-	/* Decided before the leak check, which asks whether the tests
+	if (!total->timed_out)
+		ktest_fixture_begin(f, k);
+	r = ktest_execute(k, why);
+	/* Recorded before the leak check, which asks whether the tests
 	 * that need k will run. */
-	s->decided = true;
-	if (s->outcome == KTEST_TIMED_OUT) {
+	ktest_record(f, k, r);
+	if (r == KTEST_TIMED_OUT) {
 		total->timed_out = k;
 	} else if (!total->timed_out) {
-		*kept = note_kept(total, k);
-		*leak = check_leaks(total, k);
+		*kept = ktest_fixture_kept(f, k);
+		*leak = ktest_fixture_leaks(f, k);
 	}
-	if (*leak && s->outcome != KTEST_FAILED) {
+	if (*leak && r != KTEST_FAILED) {
 		*why = NULL;
 		return KTEST_FAILED;
 	}
-	return s->outcome;
+	return r;
 }
 
 static bool run_suite(const char *suite, unsigned int nr, struct tally *total)
@@ -346,21 +188,21 @@ static bool run_suite(const char *suite, unsigned int nr, struct tally *total)
 	console_printf("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
 		       suite, count_selected(total->spec, suite));
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
-		struct test_state *s = state_of(total, k);
+		enum ktest_outcome r;
 		const char *why, *kept, *leak;
 
-		if (!selected(total->spec, k) || strcmp(k->suite, suite))
+		if (!ktest_selected(total->spec, k) || strcmp(k->suite, suite))
 			continue;
-		s->outcome = run_one(total, k, &why, &kept, &leak);
-		s->decided = true;
+		r = run_one(total, k, &why, &kept, &leak);
+		ktest_record(&total->fixtures, k, r);
 		i++;
 		if (kept)
 			console_printf("    # %s: %s\n", k->name, kept);
-		if (s->outcome == KTEST_SKIPPED) {
+		if (r == KTEST_SKIPPED) {
 			console_printf("    ok %u %s # SKIP %s\n", i, k->name,
 				       why);
 			total->skipped++;
-		} else if (s->outcome == KTEST_PASSED) {
+		} else if (r == KTEST_PASSED) {
 			console_printf("    ok %u %s\n", i, k->name);
 			total->passed++;
 		} else {
@@ -383,19 +225,17 @@ bool ktest_run_until(const char *spec, const bool *stop)
 	struct tally total = { .stop = stop, .spec = spec };
 	unsigned int nr = 0;
 
-	total.state = kzalloc((__stop_ktest_cases - __start_ktest_cases) *
-			      sizeof(*total.state));
-	if (!total.state) {
+	if (!ktest_fixtures_init(&total.fixtures, spec, stop)) {
 		pr_err("ktest: no memory for the runner's bookkeeping\n");
 		return false;
 	}
 	console_printf("KTAP version 1\n1..%u\n", count_suites(spec));
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
-		if (!selected(spec, k) || suite_seen_before(k))
+		if (!ktest_selected(spec, k) || suite_seen_before(k))
 			continue;
 		run_suite(k->suite, ++nr, &total);
 	}
-	kfree(total.state);
+	ktest_fixtures_release(&total.fixtures);
 	if (total.timed_out)
 		console_printf("# tainted: %s.%s timed out; its threads were "
 			       "left running, so later results may be off\n",
