@@ -68,7 +68,8 @@ static unsigned int count_selected(const char *spec, const char *suite)
 	unsigned int n = 0;
 
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
-		if (ktest_selected(spec, k) && (!suite || !strcmp(k->suite, suite)))
+		if (ktest_selected(spec, k) &&
+		    (!suite || !strcmp(k->suite, suite)))
 			n++;
 	return n;
 }

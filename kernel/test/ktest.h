@@ -72,8 +72,8 @@ struct ktest {
 #define KTEST_TIMEOUT(s, n, ms) KTEST_DEFINE(s, n, KTEST_ANY_CPU, ms, false)
 #define KTEST_SLOW(s, n, ms) KTEST_DEFINE(s, n, KTEST_ANY_CPU, ms, true)
 #define KTEST_NEEDS(s, n, dep)						\
-	KTEST_DEFINE(s, n, KTEST_ANY_CPU, KTEST_DEFAULT_TIMEOUT_MS, false,	\
-		     KTEST_NEEDS_TEST(s, dep))
+	KTEST_DEFINE(s, n, KTEST_ANY_CPU, KTEST_DEFAULT_TIMEOUT_MS,	\
+		     false, KTEST_NEEDS_TEST(s, dep))
 
 __printf(4, 5) void ktest_fail(struct ktest_context *t, const char *file,
 			       int line, const char *fmt, ...);
