@@ -16,7 +16,6 @@
 #include "lib/parse.h"
 #include "lib/string.h"
 
-
 bool ktest_judge_timing;
 CMDLINE_BOOL("ktest.timing", ktest_judge_timing,
 	     "judge the speed figures of the self-tests too (make perf-test, "
