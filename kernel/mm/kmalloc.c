@@ -20,6 +20,7 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/spinlock.h"
+#include "lib/atomic.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
 
@@ -44,6 +45,8 @@ static const u32 class_sizes[KMALLOC_NR_CLASSES] = {
 	16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, KMALLOC_MAX_CLASS,
 };
 static struct size_class classes[KMALLOC_NR_CLASSES];
+/* kmalloc_large_in_use(): counted without a lock, atomically. */
+static u64 large_in_use[PAGE_MAX_ORDER + 1];
 
 __init void kmalloc_init(void)
 {
@@ -230,8 +233,10 @@ static void *large_alloc(size_t size, size_t *slot_size)
 			return NULL;
 	}
 	p = alloc_pages(order);
-	if (p)
+	if (p) {
 		virt_to_page(p)->kmalloc_large = 1;
+		atomic_add_relaxed(&large_in_use[order], 1);
+	}
 	*slot_size = PAGE_SIZE << order;
 	return p;
 }
@@ -283,6 +288,27 @@ static bool is_kmalloc_object(struct page *p)
 	       (p->state == PAGE_ALLOCATED && p->kmalloc_large);
 }
 
+/* The statistics count what callers hold (kmalloc.h): a kfree() counts
+ * at once, however long KASAN's quarantine keeps the memory. Without
+ * KASAN a slab object is counted by slab_free(), under the lock it takes
+ * anyway. */
+static void count_kfree(struct page *p)
+{
+	struct size_class *c;
+	unsigned long flags;
+
+	if (p->state != PAGE_SLAB) {
+		atomic_add_relaxed(&large_in_use[p->order], (u64)-1);
+		return;
+	}
+	if (!KERNEL_KASAN)
+		return;
+	c = &classes[p->slab_class];
+	flags = spin_lock_irqsave(&c->lock);
+	count_free(c);
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
 void kfree(const void *ptr)
 {
 	struct page *p;
@@ -299,14 +325,9 @@ void kfree(const void *ptr)
 				  p->state == PAGE_ALLOCATED) &&
 	    !rcu_head_check_free(ptr, ksize(ptr)))
 		return;
+	if (p && is_kmalloc_object(p))
+		count_kfree(p);
 	if (KERNEL_KASAN && p && is_kmalloc_object(p)) {
-		if (p->state == PAGE_SLAB) {
-			struct size_class *c = &classes[p->slab_class];
-			unsigned long flags = spin_lock_irqsave(&c->lock);
-
-			count_free(c);
-			spin_unlock_irqrestore(&c->lock, flags);
-		}
 		kasan_object_freed((void *)ptr, slot_size_at(p, ptr));
 		return;
 	}
@@ -363,6 +384,11 @@ bool kmalloc_find_object(const void *addr, void **obj, size_t *slot_size)
 	*obj = page_to_virt(p);
 	*slot_size = PAGE_SIZE << p->order;
 	return true;
+}
+
+u64 kmalloc_large_in_use(unsigned int order)
+{
+	return order <= PAGE_MAX_ORDER ? READ_ONCE(large_in_use[order]) : 0;
 }
 
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES])

@@ -35,11 +35,17 @@ void kmalloc_free_now(void *ptr);
 struct kmalloc_class_stats {
 	u32 size;
 	u64 slabs;
+	/* Objects handed to callers by kmalloc() and not yet kfree()'d:
+	 * an object a debug quarantine still holds after its kfree() is
+	 * not in use. The self-tests' leak check relies on this. */
 	u64 objects_in_use;
 	u64 allocs;
 	u64 frees;
 };
 
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES]);
+/* Blocks of 2^order pages that kmalloc() handed out above the largest
+ * class and that are not yet kfree()'d (same meaning as objects_in_use). */
+u64 kmalloc_large_in_use(unsigned int order);
 
 #endif

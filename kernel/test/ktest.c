@@ -7,6 +7,7 @@
  */
 #include "ktest.h"
 #include "ktest_exec.h"
+#include "ktest_fixture.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
@@ -14,9 +15,6 @@
 #include "lib/format.h"
 #include "lib/parse.h"
 #include "lib/string.h"
-
-extern const struct ktest __start_ktest_cases[];
-extern const struct ktest __stop_ktest_cases[];
 
 bool ktest_judge_timing;
 CMDLINE_BOOL("ktest.timing", ktest_judge_timing,
@@ -44,7 +42,7 @@ void ktest_fail(struct ktest_context *t, const char *file, int line,
 		console_printf("        # %s:%d: %s\n", file, line, msg);
 }
 
-static bool selected(const char *spec, const struct ktest *k)
+bool ktest_selected(const char *spec, const struct ktest *k)
 {
 	if (strcmp(spec, "none") == 0)
 		return false;
@@ -69,7 +67,8 @@ static unsigned int count_selected(const char *spec, const char *suite)
 	unsigned int n = 0;
 
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
-		if (selected(spec, k) && (!suite || !strcmp(k->suite, suite)))
+		if (ktest_selected(spec, k) &&
+		    (!suite || !strcmp(k->suite, suite)))
 			n++;
 	return n;
 }
@@ -80,7 +79,7 @@ static unsigned int count_suites(const char *spec)
 	unsigned int n = 0;
 
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++)
-		if (selected(spec, k) && !suite_seen_before(k))
+		if (ktest_selected(spec, k) && !suite_seen_before(k))
 			n++;
 	return n;
 }
@@ -127,41 +126,78 @@ struct tally {
 	unsigned int passed, failed, skipped;
 	/* A test that timed out, whose threads were abandoned still
 	 * running: the rest of its suite is skipped (they could share its
-	 * state), and the run is reported as tainted. */
+	 * state), the run is reported as tainted, and memory is no longer
+	 * checked for leaks (the abandoned threads hold some). */
 	const struct ktest *timed_out;
+	struct ktest_fixtures fixtures;
+	const bool *stop;
+	const char *spec;
 };
 
-static bool run_suite(const char *spec, const char *suite, unsigned int nr,
-		      const bool *stop, struct tally *total)
+/* Run k, or skip it: its outcome, and *why, *kept and *leak for its
+ * report. */
+static enum ktest_outcome run_one(struct tally *total, const struct ktest *k,
+				  const char **why, const char **kept,
+				  const char **leak)
+{
+	static char tainted_why[96];
+	struct ktest_fixtures *f = &total->fixtures;
+	enum ktest_outcome r;
+	bool fails;
+
+	*kept = NULL;
+	*leak = NULL;
+	if (total->stop && READ_ONCE(*total->stop)) {
+		*why = "stopped before it began";
+		return KTEST_SKIPPED;
+	}
+	if (total->timed_out && !strcmp(total->timed_out->suite, k->suite)) {
+		ksnprintf(tainted_why, sizeof(tainted_why), "tainted: %s "
+			  "timed out and its threads may still run",
+			  total->timed_out->name);
+		*why = tainted_why;
+		return KTEST_SKIPPED;
+	}
+	*why = ktest_unmet_need(f, k, &fails);
+	if (*why)
+		return fails ? KTEST_FAILED : KTEST_SKIPPED;
+	if (!total->timed_out)
+		ktest_fixture_begin(f, k);
+	r = ktest_execute(k, why);
+	/* Recorded before the leak check, which asks whether the tests
+	 * that need k will run. */
+	ktest_record(f, k, r);
+	if (r == KTEST_TIMED_OUT) {
+		total->timed_out = k;
+	} else if (!total->timed_out) {
+		*kept = ktest_fixture_kept(f, k);
+		*leak = ktest_fixture_leaks(f, k);
+	}
+	if (*leak && r != KTEST_FAILED) {
+		*why = NULL;
+		return KTEST_FAILED;
+	}
+	return r;
+}
+
+static bool run_suite(const char *suite, unsigned int nr, struct tally *total)
 {
 	const struct ktest *k;
 	unsigned int i = 0, suite_failed = 0;
-	static char tainted_why[96];
 
 	console_printf("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
-		       suite, count_selected(spec, suite));
+		       suite, count_selected(total->spec, suite));
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
 		enum ktest_outcome r;
-		const char *why = NULL;
+		const char *why, *kept, *leak;
 
-		if (!selected(spec, k) || strcmp(k->suite, suite))
+		if (!ktest_selected(total->spec, k) || strcmp(k->suite, suite))
 			continue;
-		if (stop && READ_ONCE(*stop)) {
-			r = KTEST_SKIPPED;
-			why = "stopped before it began";
-		} else if (total->timed_out &&
-			   !strcmp(total->timed_out->suite, suite)) {
-			r = KTEST_SKIPPED;
-			ksnprintf(tainted_why, sizeof(tainted_why), "tainted: %s "
-				  "timed out and its threads may still run",
-				  total->timed_out->name);
-			why = tainted_why;
-		} else {
-			r = ktest_execute(k, &why);
-		}
-		if (r == KTEST_TIMED_OUT)
-			total->timed_out = k;
+		r = run_one(total, k, &why, &kept, &leak);
+		ktest_record(&total->fixtures, k, r);
 		i++;
+		if (kept)
+			console_printf("    # %s: %s\n", k->name, kept);
 		if (r == KTEST_SKIPPED) {
 			console_printf("    ok %u %s # SKIP %s\n", i, k->name,
 				       why);
@@ -172,6 +208,8 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 		} else {
 			if (why)
 				console_printf("        # %s\n", why);
+			if (leak)
+				console_printf("        # %s\n", leak);
 			console_printf("    not ok %u %s\n", i, k->name);
 			total->failed++;
 			suite_failed++;
@@ -184,15 +222,20 @@ static bool run_suite(const char *spec, const char *suite, unsigned int nr,
 bool ktest_run_until(const char *spec, const bool *stop)
 {
 	const struct ktest *k;
-	struct tally total = { 0, 0, 0, NULL };
+	struct tally total = { .stop = stop, .spec = spec };
 	unsigned int nr = 0;
 
+	if (!ktest_fixtures_init(&total.fixtures, spec, stop)) {
+		pr_err("ktest: no memory for the runner's bookkeeping\n");
+		return false;
+	}
 	console_printf("KTAP version 1\n1..%u\n", count_suites(spec));
 	for (k = __start_ktest_cases; k < __stop_ktest_cases; k++) {
-		if (!selected(spec, k) || suite_seen_before(k))
+		if (!ktest_selected(spec, k) || suite_seen_before(k))
 			continue;
-		run_suite(spec, k->suite, ++nr, stop, &total);
+		run_suite(k->suite, ++nr, &total);
 	}
+	ktest_fixtures_release(&total.fixtures);
 	if (total.timed_out)
 		console_printf("# tainted: %s.%s timed out; its threads were "
 			       "left running, so later results may be off\n",

@@ -12,6 +12,16 @@
  * the body on one chosen CPU (KTEST_ON_CPU) or on every online CPU at once
  * (KTEST_EACH_CPU, the body sees its CPU in t->cpu). `ktest=` selects
  * suites; suites marked slow run only when named.
+ *
+ * A test that needs an earlier test of its suite to have passed (its
+ * setup) says so, and is skipped, naming it, when that one did not pass:
+ *
+ *	KTEST(fs, make_tree) { ... }
+ *	KTEST_NEEDS(fs, walk_tree, make_tree) { ... }
+ *
+ * Setups and their dependents form a fixture, which may keep memory from
+ * one test to the next; the runner's leak check (ktest_leak.h) looks at
+ * a fixture as a whole, after the last of its tests that runs.
  */
 #ifndef KERNEL_KTEST_H
 #define KERNEL_KTEST_H
@@ -37,22 +47,33 @@ struct ktest {
 	int cpu;			/* KTEST_ANY_CPU, a CPU, or EACH_CPU */
 	unsigned int timeout_ms;
 	bool slow;			/* run only when the suite is named */
+	/* An earlier test of the same suite that must have passed, or
+	 * NULL. A pointer, not a name: a misspelt one does not compile. */
+	const struct ktest *needs;
 };
 
-#define KTEST_DEFINE(s, n, where, ms, is_slow)				\
+/* The trailing arguments are more initializers: KTEST_NEEDS_TEST. */
+#define KTEST_DEFINE(s, n, where, ms, is_slow, ...)			\
 	static void ktest_fn_##s##_##n(struct ktest_context *t);	\
 	static const struct ktest ktest_desc_##s##_##n			\
 	__used __section("ktest_cases") __aligned(8) = {		\
 		.suite = #s, .name = #n, .fn = ktest_fn_##s##_##n,	\
 		.cpu = where, .timeout_ms = ms, .slow = is_slow,	\
+		__VA_ARGS__						\
 	};								\
 	static void ktest_fn_##s##_##n(struct ktest_context *t)
+
+/* The initializer naming test `dep` of suite `s` as the one needed. */
+#define KTEST_NEEDS_TEST(s, dep)	.needs = &ktest_desc_##s##_##dep
 
 #define KTEST(s, n) KTEST_DEFINE(s, n, KTEST_ANY_CPU, KTEST_DEFAULT_TIMEOUT_MS, false)
 #define KTEST_ON_CPU(s, n, c) KTEST_DEFINE(s, n, c, KTEST_DEFAULT_TIMEOUT_MS, false)
 #define KTEST_EACH_CPU(s, n) KTEST_DEFINE(s, n, KTEST_EACH_CPU_MARK, KTEST_DEFAULT_TIMEOUT_MS, false)
 #define KTEST_TIMEOUT(s, n, ms) KTEST_DEFINE(s, n, KTEST_ANY_CPU, ms, false)
 #define KTEST_SLOW(s, n, ms) KTEST_DEFINE(s, n, KTEST_ANY_CPU, ms, true)
+#define KTEST_NEEDS(s, n, dep)						\
+	KTEST_DEFINE(s, n, KTEST_ANY_CPU, KTEST_DEFAULT_TIMEOUT_MS,	\
+		     false, KTEST_NEEDS_TEST(s, dep))
 
 __printf(4, 5) void ktest_fail(struct ktest_context *t, const char *file,
 			       int line, const char *fmt, ...);
@@ -134,6 +155,25 @@ static inline void ktest_timing(struct ktest_context *t,
 		if (measure(t, i + 1 == KTEST_TIMING_ATTEMPTS))
 			return;
 }
+
+/**
+ * ktest_keep_begin - start counting memory that a test keeps on purpose
+ *
+ * Context: a test body (one body of a KTEST_EACH_CPU test at most), with
+ * no other thread of the test allocating until ktest_keep_end().
+ *
+ * What is allocated from here to ktest_keep_end() is exempt from the
+ * runner's leak check and is printed instead, as a `# kept:` line: for
+ * state built once and kept for later tests, such as the dcache suite's
+ * backing tree. Sleeps (it waits for RCU callbacks).
+ */
+void ktest_keep_begin(void);
+
+/**
+ * ktest_keep_end - stop counting what the test keeps on purpose
+ * @why: what it is and why it stays (not copied)
+ */
+void ktest_keep_end(const char *why);
 
 /* Run the suites selected by `spec` (ktest= syntax); true if all passed. */
 bool ktest_run(const char *spec);

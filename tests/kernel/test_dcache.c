@@ -23,11 +23,15 @@
 
 static bool tree_ready;
 
+/* Built by the first test that needs it and kept, for the later tests
+ * of the suite and for the shell: no leak. */
 void dcache_test_need_tree(struct ktest_context *t)
 {
 	if (tree_ready)
 		return;
+	ktest_keep_begin();
 	KEXPECT_EQ(dcache_tree_populate(0, TREE_FILES, TREE_SEED), 0);
+	ktest_keep_end("the dcache suite's backing tree, built once");
 	tree_ready = true;
 }
 

@@ -4,6 +4,7 @@
  * it never will.
  */
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/stats.h"
@@ -335,9 +336,14 @@ KTEST(rcu, kfree_rcu_frees)
 /* A million callbacks from every CPU at once: each runs exactly once,
  * and grace periods keep ending while the flood lasts. The rcu_heads are
  * allocated up front, in chunks, so the test measures RCU and not the
- * allocator's lock under contention. */
-#define FLOOD_TOTAL	1000000u
-#define FLOOD_CHUNK	65536u
+ * allocator's lock under contention. A machine with little memory gets
+ * a smaller flood: at most a quarter of its free memory, in chunks of
+ * whole pages (a chunk rounded up to a power of two of pages would waste
+ * up to half). */
+#define FLOOD_MAX	1000000u
+#define FLOOD_MIN	10000u
+#define FLOOD_CHUNK_BYTES	(PAGE_SIZE << 6)
+#define FLOOD_CHUNK	(FLOOD_CHUNK_BYTES / sizeof(struct flood_obj))
 #define FLOOD_TIMEOUT_MS	120000
 
 struct flood_obj {
@@ -346,8 +352,8 @@ struct flood_obj {
 };
 
 static u8 *flood_seen;
-static unsigned int flood_dup, flood_producers_done;
-static struct flood_obj *flood_chunks[DIV_ROUND_UP(FLOOD_TOTAL, FLOOD_CHUNK)];
+static unsigned int flood_total, flood_dup, flood_producers_done;
+static struct flood_obj *flood_chunks[DIV_ROUND_UP(FLOOD_MAX, FLOOD_CHUNK)];
 
 static void flood_callback(void *arg)
 {
@@ -357,33 +363,66 @@ static void flood_callback(void *arg)
 		atomic_add_relaxed(&flood_dup, 1);
 }
 
+static void flood_free(void)
+{
+	unsigned int c;
+
+	for (c = 0; c < ARRAY_SIZE(flood_chunks); c++) {
+		kfree(flood_chunks[c]);
+		flood_chunks[c] = NULL;
+	}
+	kfree(flood_seen);
+	flood_seen = NULL;
+}
+
+/* As many callbacks as a quarter of free memory holds, up to FLOOD_MAX. */
+static unsigned int flood_size(void)
+{
+	struct page_alloc_stats ps;
+	u64 fits;
+
+	page_alloc_get_stats(&ps);
+	fits = ps.free_pages * PAGE_SIZE / 4 / (sizeof(struct flood_obj) + 1);
+	return fits < FLOOD_MAX ? (unsigned int)fits : FLOOD_MAX;
+}
+
 KTEST(rcu, flood_setup)
 {
 	unsigned int c;
 
-	flood_seen = kzalloc(FLOOD_TOTAL);
-	KASSERT_TRUE(flood_seen != NULL);
-	for (c = 0; c < ARRAY_SIZE(flood_chunks); c++) {
-		flood_chunks[c] = kmalloc(FLOOD_CHUNK * sizeof(struct flood_obj));
-		KASSERT_TRUE(flood_chunks[c] != NULL);
+	/* Past 8 vCPUs on two host cores the flood outlasts its watchdog
+	 * for want of host time, not of RCU's progress. */
+	if (nr_cpus_online > 8)
+		KTEST_SKIP("flood sized for up to 8 vCPUs");
+	flood_total = flood_size();
+	if (flood_total < FLOOD_MIN)
+		KTEST_SKIP("not enough free memory for a flood of 10000 "
+			   "callbacks");
+	console_printf("    # a flood of %u callbacks\n", flood_total);
+	flood_seen = kzalloc(flood_total);
+	for (c = 0; flood_seen && c < DIV_ROUND_UP(flood_total, FLOOD_CHUNK);
+	     c++) {
+		flood_chunks[c] = kmalloc(FLOOD_CHUNK_BYTES);
+		if (!flood_chunks[c])
+			break;
+	}
+	if (!flood_seen || c < DIV_ROUND_UP(flood_total, FLOOD_CHUNK)) {
+		flood_free();
+		KTEST_FAIL("out of memory for %u callbacks", flood_total);
+		return;
 	}
 	flood_dup = 0;
 	flood_producers_done = 0;
 }
 
 KTEST_DEFINE(rcu, flood_callbacks_from_every_cpu, KTEST_EACH_CPU_MARK,
-	     FLOOD_TIMEOUT_MS, false)
+	     FLOOD_TIMEOUT_MS, false, KTEST_NEEDS_TEST(rcu, flood_setup))
 {
-	unsigned int share = FLOOD_TOTAL / nr_cpus_online;
+	unsigned int share = flood_total / nr_cpus_online;
 	unsigned int first = t->cpu * share, i;
 
-	/* Past 8 vCPUs on two host cores the flood outlasts its watchdog
-	 * for want of host time, not of RCU's progress. */
-	if (nr_cpus_online > 8)
-		KTEST_SKIP("flood sized for up to 8 vCPUs");
-	KASSERT_TRUE(flood_seen != NULL);
 	if (t->cpu == (int)nr_cpus_online - 1)
-		share = FLOOD_TOTAL - first;
+		share = flood_total - first;
 	for (i = first; i < first + share; i++) {
 		struct flood_obj *o = &flood_chunks[i / FLOOD_CHUNK][i % FLOOD_CHUNK];
 
@@ -395,26 +434,24 @@ KTEST_DEFINE(rcu, flood_callbacks_from_every_cpu, KTEST_EACH_CPU_MARK,
 	atomic_fetch_add(&flood_producers_done, 1);
 }
 
-KTEST(rcu, flood_callbacks_all_invoked_once)
+KTEST_NEEDS(rcu, flood_callbacks_all_invoked_once,
+	    flood_callbacks_from_every_cpu)
 {
 	struct rcu_stats before, after;
 	unsigned int i, missing = 0;
 
-	if (nr_cpus_online > 8)
-		KTEST_SKIP("flood sized for up to 8 vCPUs");
-	/* Only when every producer finished may the memory go. */
+	/* Acquire: pairs with the producers' fully ordered increments,
+	 * so every call_rcu() of theirs is done before the barrier. */
 	KASSERT_EQ(smp_load_acquire(&flood_producers_done),
 		   nr_cpus_online);
 	rcu_get_stats(&before);
 	rcu_barrier();
 	rcu_get_stats(&after);
-	for (i = 0; i < FLOOD_TOTAL; i++)
+	for (i = 0; i < flood_total; i++)
 		missing += flood_seen[i] == 0;
 	KEXPECT_EQ(missing, 0u);
 	KEXPECT_EQ(READ_ONCE(flood_dup), 0u);
 	KEXPECT_GT(after.gps_completed, before.gps_completed);
-	for (i = 0; i < ARRAY_SIZE(flood_chunks); i++)
-		kfree(flood_chunks[i]);
-	kfree(flood_seen);
-	flood_seen = NULL;
+	/* Only when every callback has run may the memory go. */
+	flood_free();
 }

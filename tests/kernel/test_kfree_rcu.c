@@ -1,0 +1,191 @@
+/*
+ * The kfree_rcu suite: memory handed to kfree_rcu() always comes back,
+ * within a bounded number of rounds, from a CPU with no other RCU traffic
+ * and from a CPU that goes offline with its block open. kfree.c promises
+ * that an open block is queued by its CPU's next tick, or as the CPU goes
+ * offline; its callback then waits for a grace period, and runs after a
+ * tick moves it to the done segment. So a round here is a tick on every
+ * online CPU and then a grace period: a count of events, never a time,
+ * and rcu_barrier() is never used to wait, since it queues every open
+ * block itself and would hide the very bug looked for.
+ */
+#include "kernel/hotplug.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
+#include "lib/atomic.h"
+
+#define KFREE_OBJS	8
+/* Freed in three rounds at most (queued, grace period, invoked); the
+ * rest is slack for a host that runs the vCPUs unevenly. */
+#define KFREE_ROUNDS	10
+/* The offline test's tries: a tick between kfree_rcu() and the CPU's
+ * last steps would queue the block before the offline path is reached,
+ * which is possible, if unlikely, once; not three times. */
+#define OFFLINE_TRIES	3
+
+/* In a size class of its own among what runs at the time (1024 bytes),
+ * so that the class's objects in use count exactly these. */
+struct big_obj {
+	struct rcu_head rcu;
+	u8 payload[1000];
+};
+
+static struct big_obj *objs[KFREE_OBJS];
+
+static u64 big_objects_in_use(void)
+{
+	struct kmalloc_class_stats s[KMALLOC_NR_CLASSES];
+	unsigned int i;
+
+	kmalloc_get_stats(s);
+	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
+		if (s[i].size >= sizeof(struct big_obj))
+			return s[i].objects_in_use;
+	return 0;
+}
+
+static bool alloc_objs(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < KFREE_OBJS; i++) {
+		objs[i] = kmalloc(sizeof(struct big_obj));
+		if (!objs[i]) {
+			while (i-- > 0)
+				kfree(objs[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void kfree_rcu_objs(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < KFREE_OBJS; i++)
+		kfree_rcu(objs[i], rcu);
+}
+
+/* One round: every online CPU takes a tick, then a grace period ends.
+ * A vCPU the host does not run holds the round up; it never fails it. */
+static void tick_everywhere_then_gp(void)
+{
+	u64 seen[MAX_CPUS];
+	unsigned int cpu;
+
+	/* Each CPU's own count, written only by its tick: READ_ONCE so
+	 * that the loop reads it again, as fqs.c does. */
+	for_each_online_cpu(cpu)
+		seen[cpu] = READ_ONCE(cpu_area(cpu)->ticks);
+	for_each_online_cpu(cpu)
+		while (READ_ONCE(cpu_area(cpu)->ticks) == seen[cpu])
+			yield();
+	synchronize_rcu();
+}
+
+/* Rounds until the objects are back (at most KFREE_ROUNDS), and whether
+ * they are. */
+static bool wait_for_frees(u64 in_use_before, unsigned int *rounds)
+{
+	for (*rounds = 0; big_objects_in_use() > in_use_before &&
+	     *rounds < KFREE_ROUNDS; (*rounds)++)
+		tick_everywhere_then_gp();
+	return big_objects_in_use() <= in_use_before;
+}
+
+/* A CPU whose only RCU use is kfree_rcu(): no callback of call_rcu()
+ * waits anywhere (the runner's rcu_barrier() before each test ran them
+ * all, and synchronize_rcu() queues none), yet the block is queued by the
+ * tick, not left until it fills or someone calls rcu_barrier(). */
+KTEST(kfree_rcu, block_freed_on_a_cpu_without_callbacks)
+{
+	u64 before = big_objects_in_use();
+	unsigned int rounds;
+
+	KASSERT_TRUE(alloc_objs());
+	kfree_rcu_objs();
+	if (!wait_for_frees(before, &rounds))
+		KTEST_FAIL("%llu of %u objects still allocated after %u "
+			   "rounds of a tick on every CPU and a grace period",
+			   big_objects_in_use() - before, KFREE_OBJS, rounds);
+	else
+		console_printf("    # freed after %u rounds\n", rounds);
+}
+
+/*
+ * Runs on the CPU going offline, as a per-CPU thread, which that CPU
+ * keeps running until it ends. Once the CPU has left the online set, it
+ * waits for a tick and then opens a block at once: the CPU's last steps
+ * follow its end within microseconds, long before the next tick, so the
+ * block is still open when the CPU goes offline. It spins, never sleeps:
+ * asleep, it would let its CPU park, and not run again until it came back.
+ */
+static void kfree_rcu_as_cpu_leaves(void *arg)
+{
+	struct percpu *pc = cpu_area((unsigned int)(uptr)arg);
+	u64 seen;
+
+	/* Written by cpu_down() (smp_call_set_online()), which orders
+	 * nothing for us: it is only a signal to go on. */
+	while (READ_ONCE(pc->online))
+		arch_cpu_relax();
+	seen = READ_ONCE(pc->ticks);
+	while (READ_ONCE(pc->ticks) == seen)
+		arch_cpu_relax();
+	kfree_rcu_objs();
+}
+
+/* The leaving CPU's open block is queued as it goes, and its callback
+ * moves with the others: the objects come back while it is offline.
+ * Whether to try again (the CPU is back, and nothing failed). */
+static bool freed_while_offline(struct ktest_context *t, unsigned int cpu,
+				unsigned int try)
+{
+	u64 before = big_objects_in_use();
+	struct thread *leaver;
+	unsigned int rounds;
+	bool freed;
+
+	KTEST_CHECK_BOOL(t, alloc_objs(), "alloc_objs()", true, return false);
+	leaver = thread_create_on(kfree_rcu_as_cpu_leaves, (void *)(uptr)cpu,
+				  "kfree_leaver", cpu);
+	KTEST_CHECK_BOOL(t, leaver != NULL, "leaver != NULL", true,
+			 return false);
+	/* Before cpu_down() tells the CPU to go down: its reschedule IPI
+	 * and run queue lock order this store before the CPU's choice of
+	 * what to run (as for the rcuc threads, callbacks.c). */
+	thread_mark_per_cpu(leaver);
+	KTEST_CHECK_CMP(t, cpu_down(cpu), ==, 0, "cpu_down(cpu)", "0",
+			return false);
+	thread_join(leaver);
+	freed = wait_for_frees(before, &rounds);
+	if (!freed)
+		KTEST_FAIL("try %u: %llu of %u objects freed with kfree_rcu() "
+			   "on cpu%u as it went offline still allocated after "
+			   "%u rounds of a tick on every online CPU and a "
+			   "grace period", try, big_objects_in_use() - before,
+			   KFREE_OBJS, cpu, rounds);
+	else
+		console_printf("    # try %u: freed after %u rounds\n", try,
+			       rounds);
+	/* Back online, the CPU's tick queues a block left open. */
+	KTEST_CHECK_CMP(t, cpu_up(cpu), ==, 0, "cpu_up(cpu)", "0",
+			return false);
+	return freed;
+}
+
+KTEST_TIMEOUT(kfree_rcu, block_of_a_cpu_going_offline_is_freed, 120000)
+{
+	unsigned int cpu = nr_cpus - 1, try;
+
+	if (cpu == 0 || !READ_ONCE(cpu_area(cpu)->online))
+		KTEST_SKIP("needs 2 CPUs online");
+	for (try = 1; try <= OFFLINE_TRIES; try++)
+		if (!freed_while_offline(t, cpu, try))
+			return;
+}
