@@ -85,7 +85,7 @@ static void hp_waiter_fn(void *arg)
 KTEST_TIMEOUT(srcu_hotplug, reader_outlives_its_cpu, 120000)
 {
 	struct thread *reader, *waiter;
-	struct hp_run r = { 0 };
+	struct hp_run r = { .lock_cpu = MAX_CPUS, .unlock_cpu = MAX_CPUS };
 	struct cpumask all;
 	unsigned int i;
 
