@@ -36,22 +36,21 @@ struct hp_run {
 	bool reader_had_left;		/* ... after the reader's unlock */
 };
 
-/* Lock on cpu1: the thread may start elsewhere or be moved, so it tries
- * until the lock was counted there. Preemption is off around the lock so
- * that the CPU read is the one whose lock count went up. */
+/* Lock on cpu1, or give up at once if the thread started elsewhere (the
+ * test starts another). Preemption is off around the lock so that the
+ * CPU read is the one whose lock count went up. */
 static void hp_reader_fn(void *arg)
 {
 	struct hp_run *r = arg;
 
-	for (;;) {
-		preempt_disable();
-		r->lock_cpu = this_cpu_id();
-		r->idx = srcu_read_lock(&srcu_hp);
-		preempt_enable();
-		if (r->lock_cpu == 1)
-			break;
+	preempt_disable();
+	r->lock_cpu = this_cpu_id();
+	r->idx = srcu_read_lock(&srcu_hp);
+	preempt_enable();
+	if (r->lock_cpu != 1) {
 		srcu_read_unlock(&srcu_hp, r->idx);
-		sleep_ms(1);
+		complete(&r->inside);
+		return;
 	}
 	complete(&r->inside);
 	/* Asleep here while cpu1 goes down; the wake-up queues the thread
@@ -82,26 +81,39 @@ static void hp_waiter_fn(void *arg)
  * a synchronize_srcu() started after that must not return before the
  * reader, now on another CPU, unlocks.
  */
-KTEST_TIMEOUT(srcu_hotplug, reader_outlives_its_cpu, 120000)
+KTEST_DEFINE(srcu_hotplug, reader_outlives_its_cpu, 0, 120000, false)
 {
 	struct thread *reader, *waiter;
 	struct hp_run r = { .lock_cpu = MAX_CPUS, .unlock_cpu = MAX_CPUS };
-	struct cpumask all;
+	struct cpumask two;
 	unsigned int i;
 
 	if (nr_cpus < 2)
 		KTEST_SKIP("needs 2 CPUs");
-	init_completion(&r.inside);
+	/* Allowed on cpu0 and cpu1: it can move to cpu0 when cpu1 goes
+	 * down, and starts on cpu1 whenever cpu1 is idle, since this body
+	 * keeps cpu0 busy. Started again until it did. */
+	cpumask_clear(&two);
+	cpumask_set(&two, 0);
+	cpumask_set(&two, 1);
 	init_completion(&r.release);
-	cpumask_fill(&all);
-	reader = thread_create_mask(hp_reader_fn, &r, "srcu_hp_reader", &all);
-	KASSERT_TRUE(reader != NULL);
-	wait_for_completion(&r.inside);
+	for (;;) {
+		init_completion(&r.inside);
+		reader = thread_create_mask(hp_reader_fn, &r,
+					    "srcu_hp_reader", &two);
+		KASSERT_TRUE(reader != NULL);
+		wait_for_completion(&r.inside);
+		if (r.lock_cpu == 1)
+			break;
+		thread_join(reader);
+		sleep_ms(1);
+	}
 	KASSERT_EQ(cpu_down(1), 0);
 	waiter = thread_create(hp_waiter_fn, &r, "srcu_hp_waiter");
 	KASSERT_TRUE(waiter != NULL);
 	/* The flip (step 2) has happened once the bank new readers use is
-	 * no longer the reader's: the waiter now sums the reader's bank. */
+	 * no longer the reader's: the waiter now sums the reader's bank.
+	 * Lock-free poll of the index the waiter's grace period flips. */
 	while ((READ_ONCE(srcu_hp.idx) & 1) == (unsigned long)r.idx)
 		sleep_ms(1);
 	for (i = 0; i < HP_OTHER_GPS; i++)
