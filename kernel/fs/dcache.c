@@ -128,6 +128,15 @@ static void report_freed_entry(const struct dentry *d)
 		"%#x)\n", d, READ_ONCE(d->magic));
 }
 
+bool d_freed(const struct dentry *d)
+{
+	/* Lock-free: free_dentry() (or kfree()'s poison) overwrites it. */
+	if (!KERNEL_DEBUG || READ_ONCE(d->magic) == DENTRY_LIVE)
+		return false;
+	report_freed_entry(d);
+	return true;
+}
+
 struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 			       size_t len, u32 hash, u32 *seq, bool validate)
 {
@@ -142,19 +151,15 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 	hlist_for_each_entry_rcu(d, &b->chain, hash_link, !validate) {
 		u32 s;
 
-		if (KERNEL_DEBUG && READ_ONCE(d->magic) != DENTRY_LIVE) {
-			report_freed_entry(d);
+		if (d_freed(d))
 			return NULL;
-		}
 
 		/* Standing on d, about to follow its next pointer. */
 		race_window(RACE_DCACHE_WALK);
 		/* Again after the window: d may have been freed while we
 		 * stood on it (its grace period ended too early). */
-		if (KERNEL_DEBUG && READ_ONCE(d->magic) != DENTRY_LIVE) {
-			report_freed_entry(d);
+		if (d_freed(d))
 			return NULL;
-		}
 		if (READ_ONCE(d->name_hash) != hash)
 			continue;
 		/* The caller rechecks this count before it trusts what it
