@@ -21,6 +21,7 @@
 #include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/random.h"
+#include "lib/rculist_window.h"
 #include "lib/string.h"
 
 #define RACE_ONE_IN		8
@@ -33,6 +34,8 @@
 
 /* Set once at boot, before any window is reached; read with no lock. */
 bool race_windows_open;
+/* lib/rculist_window.h's switch, set with race_windows_open. */
+bool rcu_list_windows_open;
 static bool window_wanted[NR_RACE_WINDOWS];
 static unsigned long window_count[NR_RACE_WINDOWS];
 static struct prng race_rng[MAX_CPUS];
@@ -41,8 +44,9 @@ static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
 	       "qs_report, cb_advance, exp_scan, barrier_call, srcu_lock, "
-	       "dcache_unhash, "
-	       "dcache_free, dcache_rename, dcache_walk");
+	       "dcache_kill, dcache_unhash, dcache_unlinked, dcache_unhashed, "
+	       "dcache_free, dcache_queued, dcache_rename, dcache_renamed, "
+	       "dcache_name_queued, dcache_walk, dcache_name, rculist");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
@@ -50,10 +54,18 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_EXP_SCAN] = "exp_scan",
 	[RACE_BARRIER_CALL] = "barrier_call",
 	[RACE_SRCU_LOCK] = "srcu_lock",
+	[RACE_DCACHE_KILL] = "dcache_kill",
 	[RACE_DCACHE_UNHASH] = "dcache_unhash",
+	[RACE_DCACHE_UNLINKED] = "dcache_unlinked",
+	[RACE_DCACHE_UNHASHED] = "dcache_unhashed",
 	[RACE_DCACHE_FREE] = "dcache_free",
+	[RACE_DCACHE_QUEUED] = "dcache_queued",
 	[RACE_DCACHE_RENAME] = "dcache_rename",
+	[RACE_DCACHE_RENAMED] = "dcache_renamed",
+	[RACE_DCACHE_NAME_QUEUED] = "dcache_name_queued",
 	[RACE_DCACHE_WALK] = "dcache_walk",
+	[RACE_DCACHE_NAME] = "dcache_name",
+	[RACE_RCULIST] = "rculist",
 };
 
 const char *race_window_name(enum race_window w)
@@ -94,6 +106,13 @@ void race_window_hold(enum race_window w)
 		NSEC_PER_USEC;
 	while (clock_ns() < end)
 		arch_cpu_relax();
+}
+
+/* lib/rculist_window.h: the list helpers' window, between their
+ * publishing (or unlinking) store and the rest. */
+void rcu_list_window_hold(void)
+{
+	race_window_hold(RACE_RCULIST);
 }
 
 /* The window named word, NR_RACE_WINDOWS for "all", or -1. */
@@ -161,6 +180,7 @@ __init void race_windows_init(void)
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		prng_seed(&race_rng[cpu], 0x5eed + cpu);
 	race_windows_open = true;
+	rcu_list_windows_open = window_wanted[RACE_RCULIST];
 	pr_warn("race: holding race windows open (race.windows=%s), as asked\n",
 		race_spec);
 }

@@ -29,12 +29,33 @@ enum race_window {
 				 * online CPU to queue its callback */
 	RACE_SRCU_LOCK,		/* srcu: a reader between reading the bank
 				 * and counting itself in it */
+	/* The dcache's free path, d_kill(): one window between each two
+	 * steps, so that a bug that puts any step out of order (queueing
+	 * an entry before it is unhashed, say) leaves a window between the
+	 * two, wherever its author put the step. */
+	RACE_DCACHE_KILL,	/* dcache: children gone, still hashed */
 	RACE_DCACHE_UNHASH,	/* dcache: an entry marked dead, still hashed */
+	RACE_DCACHE_UNLINKED,	/* dcache: off its chain, its seq still odd */
+	RACE_DCACHE_UNHASHED,	/* dcache: unhashed, still on its parent's
+				 * children list and the LRU */
 	RACE_DCACHE_FREE,	/* dcache: unhashed, before call_rcu() */
+	RACE_DCACHE_QUEUED,	/* dcache: queued; its grace period may end
+				 * here */
+	/* Rename, d_move(): the same between its steps. */
 	RACE_DCACHE_RENAME,	/* dcache: a moving entry off every chain */
+	RACE_DCACHE_RENAMED,	/* dcache: new name and parent set, old name
+				 * not yet queued for freeing */
+	RACE_DCACHE_NAME_QUEUED, /* dcache: old name queued, the entry not
+				  * yet on its new chain */
 	RACE_DCACHE_WALK,	/* dcache: a lock-free walk standing on an
 				 * entry, between two hops or two entries of
-				 * a chain: the one reader-side window */
+				 * a chain */
+	RACE_DCACHE_NAME,	/* dcache: a lock-free walk holding an
+				 * entry's name, between loading it and
+				 * comparing it */
+	RACE_RCULIST,		/* lib/rculist.h: a list helper between the
+				 * store that publishes or unlinks an entry
+				 * and its remaining stores */
 	NR_RACE_WINDOWS,
 };
 

@@ -12,10 +12,17 @@
 #include "list.h"
 #include "compiler.h"
 #include "atomic.h"
+#include "rculist_window.h"
 
 /* List links are plain pointers, not __rcu ones, so they are published
- * with a release store of their own rather than rcu_assign_pointer(). */
-#define list_publish(p, v)	smp_store_release(&(p), (v))
+ * with a release store of their own rather than rcu_assign_pointer().
+ * The race window after it holds the helper between its publishing
+ * store and the rest (lib/rculist_window.h). */
+#define list_publish(p, v)						\
+	do {								\
+		smp_store_release(&(p), (v));				\
+		rcu_list_window();					\
+	} while (0)
 
 /* The new entry is fully linked before the release store that makes it
  * reachable; pairs with the READ_ONCE() loads in the iterators. */
@@ -48,6 +55,7 @@ static inline void list_del_rcu(struct list_head *entry)
 
 	next->prev = prev;
 	WRITE_ONCE(prev->next, next);
+	rcu_list_window();
 	entry->prev = LIST_POISON2;
 }
 
@@ -182,6 +190,7 @@ static inline void hlist_del_rcu(struct hlist_node *n)
 	struct hlist_node **pprev = n->pprev;
 
 	WRITE_ONCE(*pprev, next);
+	rcu_list_window();
 	if (next)
 		next->pprev = pprev;
 	n->pprev = LIST_POISON2;

@@ -12,6 +12,7 @@
 #include "atomic.h"
 #include "compiler.h"
 #include "list.h"
+#include "rculist_window.h"
 #include "types.h"
 
 struct hlist_nulls_node {
@@ -59,6 +60,8 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 	n->next = first;
 	n->pprev = &h->first;
 	smp_store_release(&h->first, n);
+	/* Between publishing n and the rest: lib/rculist_window.h. */
+	rcu_list_window();
 	if (!is_a_nulls(first))
 		first->pprev = &n->next;
 }
@@ -69,6 +72,7 @@ static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
 	struct hlist_nulls_node *next = n->next;
 
 	WRITE_ONCE(*n->pprev, next);
+	rcu_list_window();
 	if (!is_a_nulls(next))
 		next->pprev = n->pprev;
 	n->pprev = LIST_POISON2;

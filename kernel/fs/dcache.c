@@ -34,9 +34,13 @@
  * rename replaces it, since a reader may still be comparing it. */
 struct external_name {
 	struct rcu_head rcu;
+	u32 magic;		/* EXT_NAME_LIVE until freed (debug check) */
 	u32 capacity;
 	char s[];
 };
+
+#define EXT_NAME_LIVE	0x6e616d65u	/* "name" */
+#define EXT_NAME_FREED	0x64656164u	/* "dead" */
 
 DEFINE_MUTEX(namespace_mutex);
 seqcount_t rename_seq = SEQCOUNT_INIT;
@@ -77,23 +81,43 @@ static u32 name_capacity(const struct dentry *d, const char *p)
 	return container_of(p, struct external_name, s[0])->capacity;
 }
 
+static u64 freed_seen;
+
+/* A walker compared a name whose storage was freed under it: a rename
+ * freed the old name without waiting for a grace period. */
+static void report_freed_name(const struct dentry *d, const char *p)
+{
+	atomic_add_relaxed(&freed_seen, 1);
+	pr_warn("WARNING: dcache: a walker compared freed name %p of entry %p "
+		"(magic %#x)\n", p, d,
+		READ_ONCE(container_of(p, struct external_name, s[0])->magic));
+}
+
 static bool name_matches(const struct dentry *d, const char *name, size_t len)
 {
 	/* Lock-free: a rename may change these under us. The buffer read
 	 * stays valid (an external name is freed after a grace period) and
 	 * the caller's seq check rejects a torn comparison. */
 	const char *p = READ_ONCE(d->name);
+	bool same = READ_ONCE(d->name_len) == len &&
+		    len <= name_capacity(d, p);
 	size_t i;
 
-	if (READ_ONCE(d->name_len) != len || len > name_capacity(d, p))
-		return false;
-	for (i = 0; i < len; i++)
-		if (READ_ONCE(p[i]) != name[i])
-			return false;
-	return true;
+	/* Holding the name, as a slow reader would, while a rename frees
+	 * it: only a grace period may end the old name's life. */
+	race_window(RACE_DCACHE_NAME);
+	for (i = 0; same && i < len; i++)
+		same = READ_ONCE(p[i]) == name[i];
+	/* Freed memory compares as a mismatch, which alone would only send
+	 * the walk to the locked fallback: say that the bytes compared
+	 * were freed ones. The magic is read after the bytes, so a free
+	 * during the comparison shows too. */
+	if (KERNEL_DEBUG && p != d->inline_name &&
+	    READ_ONCE(container_of(p, struct external_name, s[0])->magic) !=
+	    EXT_NAME_LIVE)
+		report_freed_name(d, p);
+	return same;
 }
-
-static u64 freed_seen;
 
 /* A walker reached an entry that was freed under it: a grace period
  * ended too early, or an entry was freed without one. */
@@ -102,6 +126,15 @@ static void report_freed_entry(const struct dentry *d)
 	atomic_add_relaxed(&freed_seen, 1);
 	pr_warn("WARNING: dcache: a walker reached freed entry %p (magic "
 		"%#x)\n", d, READ_ONCE(d->magic));
+}
+
+bool d_freed(const struct dentry *d)
+{
+	/* Lock-free: free_dentry() (or kfree()'s poison) overwrites it. */
+	if (!KERNEL_DEBUG || READ_ONCE(d->magic) == DENTRY_LIVE)
+		return false;
+	report_freed_entry(d);
+	return true;
 }
 
 struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
@@ -118,13 +151,15 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 	hlist_for_each_entry_rcu(d, &b->chain, hash_link, !validate) {
 		u32 s;
 
-		if (KERNEL_DEBUG && READ_ONCE(d->magic) != DENTRY_LIVE) {
-			report_freed_entry(d);
+		if (d_freed(d))
 			return NULL;
-		}
 
 		/* Standing on d, about to follow its next pointer. */
 		race_window(RACE_DCACHE_WALK);
+		/* Again after the window: d may have been freed while we
+		 * stood on it (its grace period ended too early). */
+		if (d_freed(d))
+			return NULL;
 		if (READ_ONCE(d->name_hash) != hash)
 			continue;
 		/* The caller rechecks this count before it trusts what it
@@ -188,6 +223,7 @@ static int set_name(struct dentry *d, const char *name, size_t len,
 		ext = kmalloc(offsetof(struct external_name, s) + len);
 		if (!ext)
 			return -ENOMEM;
+		ext->magic = EXT_NAME_LIVE;
 		ext->capacity = len;
 		buf = ext->s;
 	}
@@ -203,7 +239,11 @@ static int set_name(struct dentry *d, const char *name, size_t len,
 
 static void free_external_name(void *ptr)
 {
-	kfree(ptr);
+	struct external_name *ext = ptr;
+
+	/* Read lock-free by walkers' debug check (name_matches()). */
+	WRITE_ONCE(ext->magic, EXT_NAME_FREED);
+	kfree(ext);
 }
 
 static void free_dentry(void *ptr)
@@ -212,7 +252,8 @@ static void free_dentry(void *ptr)
 
 	WRITE_ONCE(d->magic, DENTRY_FREED);
 	if (d->name != d->inline_name)
-		kfree(container_of(d->name, struct external_name, s[0]));
+		free_external_name(container_of(d->name, struct external_name,
+						s[0]));
 	kfree(d);
 }
 
@@ -282,6 +323,7 @@ static void unhash(struct dentry *d)
 	spin_lock(&b->lock);
 	hlist_del_rcu(&d->hash_link);
 	spin_unlock(&b->lock);
+	race_window(RACE_DCACHE_UNLINKED);
 	write_seqcount_end(&d->seq);
 	spin_unlock(&d->lock);
 }
@@ -295,9 +337,14 @@ void d_kill(struct dentry *d)
 	BUG_ON(d == dcache_root);
 	list_for_each_entry_safe(child, tmp, &d->children, child_link)
 		d_kill(child);
+	/* Every step below has a window before the next (race.h). Here
+	 * the caller may sleep, so a grace period may end inside: one
+	 * that an entry queued too early was waiting for. */
+	race_window(RACE_DCACHE_KILL);
 	dcache_change_begin();
 	unhash(d);
 	dcache_change_end();
+	race_window(RACE_DCACHE_UNHASHED);
 	list_del(&d->child_link);
 	if (d->refcount == 0)
 		list_del(&d->lru);
@@ -306,6 +353,7 @@ void d_kill(struct dentry *d)
 	nr_negative -= !d->inode;
 	race_window(RACE_DCACHE_FREE);
 	call_rcu(&d->rcu, free_dentry, d);
+	race_window(RACE_DCACHE_QUEUED);
 }
 
 /* Rename d to (new_parent, name). Readers that raced see d's seq or
@@ -330,8 +378,10 @@ int d_move(struct dentry *d, struct dentry *new_parent, const char *name,
 	err = set_name(d, name, len, &old_ext);
 	if (!err) {
 		WRITE_ONCE(d->parent, new_parent);
+		race_window(RACE_DCACHE_RENAMED);
 		if (old_ext)
 			call_rcu(&old_ext->rcu, free_external_name, old_ext);
+		race_window(RACE_DCACHE_NAME_QUEUED);
 	}
 	b = bucket_for(d->parent, d->name_hash);
 	spin_lock(&b->lock);

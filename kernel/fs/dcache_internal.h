@@ -60,6 +60,10 @@ void d_put_child_ref(struct dentry *parent);
 void dcache_shrink_locked(unsigned int n);
 void dcache_make_room(void);
 
+/* Debug build: whether a walker's entry was freed under it, which it
+ * reports (a WARNING and the freed_seen count); always false otherwise. */
+bool d_freed(const struct dentry *d);
+
 /* Under rcu_read_lock() or one of the global locks. */
 struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 			       size_t len, u32 hash, u32 *seq, bool validate);

@@ -126,6 +126,10 @@ static enum walk_outcome walk_cached(const char *path, bool validate,
 		d = next;
 		seq = next_seq;
 		race_window(RACE_DCACHE_WALK);
+		/* The next step reads d: it must not have been freed while
+		 * the walk stood on it. */
+		if (validate && d_freed(d))
+			return WALK_UNSURE;
 	}
 	set_result(out, READ_ONCE(d->inode));
 check_last:
