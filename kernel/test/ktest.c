@@ -11,6 +11,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
+#include "kernel/rcu/stats.h"
 #include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/parse.h"
@@ -129,10 +130,24 @@ struct tally {
 	 * state), the run is reported as tainted, and memory is no longer
 	 * checked for leaks (the abandoned threads hold some). */
 	const struct ktest *timed_out;
+	/* After a test that saw an RCU stall warning, memory is not
+	 * checked either: grace periods may have stopped for good (a
+	 * planted RCU bug), and the check's rcu_barrier() would wait for
+	 * ever. */
+	bool rcu_stalled;
 	struct ktest_fixtures fixtures;
 	const bool *stop;
 	const char *spec;
 };
+
+/* Stall warnings so far, of normal and expedited grace periods. */
+static u64 rcu_stall_warnings(void)
+{
+	struct rcu_stats s;
+
+	rcu_get_stats(&s);
+	return s.stalls + s.exp_stalls;
+}
 
 /* Run k, or skip it: its outcome, and *why, *kept and *leak for its
  * report. */
@@ -144,6 +159,7 @@ static enum ktest_outcome run_one(struct tally *total, const struct ktest *k,
 	struct ktest_fixtures *f = &total->fixtures;
 	enum ktest_outcome r;
 	bool fails;
+	u64 stalls;
 
 	*kept = NULL;
 	*leak = NULL;
@@ -161,15 +177,18 @@ static enum ktest_outcome run_one(struct tally *total, const struct ktest *k,
 	*why = ktest_unmet_need(f, k, &fails);
 	if (*why)
 		return fails ? KTEST_FAILED : KTEST_SKIPPED;
-	if (!total->timed_out)
+	if (!total->timed_out && !total->rcu_stalled)
 		ktest_fixture_begin(f, k);
+	stalls = rcu_stall_warnings();
 	r = ktest_execute(k, why);
 	/* Recorded before the leak check, which asks whether the tests
 	 * that need k will run. */
 	ktest_record(f, k, r);
+	if (rcu_stall_warnings() != stalls)
+		total->rcu_stalled = true;
 	if (r == KTEST_TIMED_OUT) {
 		total->timed_out = k;
-	} else if (!total->timed_out) {
+	} else if (!total->timed_out && !total->rcu_stalled) {
 		*kept = ktest_fixture_kept(f, k);
 		*leak = ktest_fixture_leaks(f, k);
 	}
