@@ -138,15 +138,23 @@ endif
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
 
+# The flags every object is built with: rewritten only when they change
+# (DEBUG=0, KASAN=0, another compiler), so that objects built one way
+# are never linked with objects built the other.
+$(BUILD)/flags: FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s\n' '$(CC) $(KERNEL_CFLAGS) $(KASAN) $(KASAN_CFLAGS)' | \
+		cmp -s - $@ || printf '%s\n' '$(CC) $(KERNEL_CFLAGS) $(KASAN) $(KASAN_CFLAGS)' > $@
+
 # One pattern rule per kind of source.
-$(BUILD)/obj/%.c.o: %.c
+$(BUILD)/obj/%.c.o: %.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KERNEL_CFLAGS) $(if $(filter 1,$(KASAN)),$(if \
 		$(filter $<,$(KASAN_EXEMPT)),$(KASAN_EXEMPT_CFLAGS),$(KASAN_CFLAGS))) \
 		-c $< -o $@
 
-$(BUILD)/obj/%.S.o: %.S
+$(BUILD)/obj/%.S.o: %.S $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KERNEL_ASFLAGS) -c $< -o $@

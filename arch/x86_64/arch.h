@@ -121,6 +121,9 @@ static __always_inline void arch_local_inc(unsigned long *p)
 }
 
 void arch_set_percpu_base(void *base);
+/* Whether this CPU's per-CPU area is set yet (an AP early in its start
+ * has none); slow, for rare paths. */
+bool arch_percpu_ready(void);
 /* Whether the CPU says it runs under a hypervisor (spinlock.c asks). */
 bool arch_under_hypervisor(void);
 /* The CPU's number for the hardware (its APIC id), for the console. */

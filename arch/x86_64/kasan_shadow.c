@@ -16,10 +16,14 @@
  *     direct map and of the kernel image (arch_kasan_populate_shadow()),
  *     and of each kernel stack as it is mapped; a populate replaces the
  *     shared tables on its path by private copies;
- *   - and seals the shared page: cleared and read-only, so the shadow of
+ *   - and seals the shared page: cleared and read-only, in the shared
+ *     table and in every private copy made from it, so the shadow of
  *     anything not populated (device memory in the direct map) reads as
  *     "accessible", and a write to it is a page fault, not a silent
  *     corruption of every other address's shadow.
+ * A stack's shadow populated later may still be cached read-only by
+ * another CPU: its first write there faults, and the page-fault handler
+ * retries it (traps.c, spurious_shadow_fault()).
  */
 #include "arch.h"
 #include "cpu.h"
@@ -103,7 +107,10 @@ static u64 *private_table(u64 *e, const u64 *shared)
 		return NULL;
 	t = phys_to_virt(phys);
 	memcpy(t, shared, ARCH_PAGE_SIZE);
-	*e = phys | PTE_PRESENT | PTE_WRITE;
+	/* The copy is written before the entry that makes the hardware
+	 * walk it: stores are not reordered with stores on x86, and the
+	 * walk reads the entry first. */
+	WRITE_ONCE(*e, phys | PTE_PRESENT | PTE_WRITE);
 	return t;
 }
 
@@ -126,7 +133,8 @@ static bool populate_page(uptr va)
 	if (!phys)
 		return false;
 	memset(phys_to_virt(phys), 0, ARCH_PAGE_SIZE);
-	*pte = phys | PTE_PRESENT | PTE_WRITE | paging_nx_flag();
+	/* Zeroed before it is mapped, as private_table()'s copy. */
+	WRITE_ONCE(*pte, phys | PTE_PRESENT | PTE_WRITE | paging_nx_flag());
 	invlpg(va);
 	return true;
 }
@@ -134,10 +142,10 @@ static bool populate_page(uptr va)
 /*
  * arch_kasan_populate_shadow - give [start, end)'s shadow memory of its own
  *
- * Returns 0, or -1 when out of memory. Other CPUs may hold a stale
- * translation of a newly private page only if they touched its shadow
- * address before, which reads the shared page: still zero, the same
- * answer, and nothing writes the shadow of memory not yet handed out.
+ * Returns 0, or -1 when out of memory. Another CPU may still translate a
+ * newly populated address through what it cached before: its reads find
+ * the shared page's zeroes, "accessible", the same answer as the new
+ * page's; its first write faults and is retried (see the top).
  */
 int arch_kasan_populate_shadow(uptr start, uptr end)
 {
@@ -152,14 +160,44 @@ int arch_kasan_populate_shadow(uptr start, uptr end)
 	return err;
 }
 
+/* Below *e, a table of the given level (3: PDPT), or the shared one it
+ * was copied from: every leaf still on the shared page becomes sealed.
+ * The shared tables themselves are sealed through shared_pt. */
+static __init void seal_copies(u64 *e, const u64 *shared, int level,
+			       u64 sealed)
+{
+	static const u64 *const shared_below[] = {
+		[3] = shared_pd, [2] = shared_pt,
+	};
+	u64 phys = *e & PTE_ADDR_MASK;
+	u64 *t = phys_to_virt(phys);
+	unsigned int i;
+
+	if (phys == image_phys(shared))
+		return;
+	for (i = 0; i < ENTRIES; i++) {
+		if (level > 1)
+			seal_copies(&t[i], shared_below[level], level - 1,
+				    sealed);
+		else if ((t[i] & PTE_ADDR_MASK) == image_phys(shared_page))
+			t[i] = sealed;
+	}
+}
+
 /* Once every checked range has shadow of its own: the shared page is
  * cleared of the early scribbles (through the image's own mapping of it,
  * which stays writable) and its shadow mappings made read-only. Only the
  * boot CPU runs yet, so one CR3 reload forgets the writable ones. */
 __init void arch_kasan_seal_early_shadow(void)
 {
+	u64 sealed = image_phys(shared_page) | PTE_PRESENT | paging_nx_flag();
+	u64 *pml4 = paging_kernel_pml4();
+	uptr va;
+
 	memset(shared_page, 0, sizeof(shared_page));
-	fill_table(shared_pt, image_phys(shared_page) | PTE_PRESENT |
-				      paging_nx_flag());
+	fill_table(shared_pt, sealed);
+	for (va = ARCH_KASAN_SHADOW_START; va < ARCH_KASAN_SHADOW_END;
+	     va += 1ul << 39)
+		seal_copies(&pml4[(va >> 39) & 511], shared_pdpt, 3, sealed);
 	write_cr3(read_cr3());
 }

@@ -229,6 +229,24 @@ void arch_flush_tlb_local(void)
 	write_cr3(read_cr3());
 }
 
+/* For the page-fault handler: does va's mapping allow writes now? */
+bool paging_address_writable(uptr va)
+{
+	u64 *t = kernel_pml4;
+	int level;
+
+	for (level = 3; level >= 0; level--) {
+		u64 e = READ_ONCE(t[index_at(va, level)]);
+
+		if (!(e & PTE_PRESENT) || !(e & PTE_WRITE))
+			return false;
+		if (level == 0 || (e & PTE_HUGE))
+			return true;
+		t = phys_to_virt(e & PTE_ADDR_MASK);
+	}
+	return false;
+}
+
 /* For the backtrace walker: a frame pointer into a guard page must end the
  * walk, not fault inside the panic report. */
 bool arch_address_mapped(uptr va)

@@ -19,6 +19,8 @@ void paging_init(void);
 u64 *paging_kernel_pml4(void);
 /* PTE_NX where the CPU offers it (after paging_init()), else 0. */
 u64 paging_nx_flag(void);
+/* Whether va is mapped writable now, for the page-fault handler. */
+bool paging_address_writable(uptr va);
 /* KASAN's shadow in a new PML4 (kasan_shadow.c). */
 void paging_install_kasan_shadow(u64 *pml4);
 

@@ -51,6 +51,11 @@ static volatile u32 checked_in;	/* index of the last AP that checked in */
 /* What each IPI does, as the kernel registered it. */
 static void (*ipi_handlers[ARCH_NR_IPIS])(void);
 
+bool arch_percpu_ready(void)
+{
+	return rdmsr(MSR_GS_BASE) != 0;
+}
+
 void arch_set_percpu_base(void *base)
 {
 	wrmsr(MSR_GS_BASE, (u64)base);

@@ -11,6 +11,7 @@
 #include "gdt.h"
 #include "lapic.h"
 #include "nmi.h"
+#include "paging.h"
 #include "trap.h"
 #include "kernel/entry.h"
 #include "kernel/mm/kstack.h"
@@ -163,12 +164,32 @@ static void handle_irq(struct trap_frame *f)
 	irq_exit(f->rflags & RFLAGS_IF);
 }
 
+/*
+ * A write to KASAN's shadow that faulted on a translation this CPU kept
+ * from before another CPU gave that shadow a page of its own (a new
+ * thread's stack): the read-only shared page, or a table since replaced.
+ * Making an entry writable needs no TLB flush on other CPUs, because the
+ * fault itself drops the stale translation (Intel SDM 4.10.4.3); the
+ * write is then simply retried.
+ */
+static bool spurious_shadow_fault(const struct trap_frame *f)
+{
+	u64 cr2 = read_cr2();
+
+	return KERNEL_KASAN && f->vector == VECTOR_PAGE_FAULT &&
+	       (f->error & PF_WRITE) &&
+	       cr2 >= ARCH_KASAN_SHADOW_START && cr2 < ARCH_KASAN_SHADOW_END &&
+	       paging_address_writable(cr2);
+}
+
 void trap_dispatch(struct trap_frame *f)
 {
 	if (f->vector == VECTOR_NMI) {
 		nmi_handle(f);
 		return;
 	}
+	if (spurious_shadow_fault(f))
+		return;
 	if (f->vector < 32)
 		trap_panic(f, NULL);
 	handle_irq(f);

@@ -18,7 +18,8 @@
 #include "lib/atomic.h"
 #include "lib/string.h"
 
-/* Set once by kasan_init(); read by every check. */
+/* Set once by kasan_init(), before the APs start (their start orders
+ * it); read by every check. */
 static bool kasan_enabled;
 
 bool kasan_checking(void)
@@ -110,9 +111,12 @@ void __asan_storeN_noabort(uptr addr, size_t size)
 	check_access(addr, size, true, (uptr)__builtin_return_address(0));
 }
 
-/* Before a call that does not return (a thread's exit, a switch to
- * another stack): the frames it abandons keep their poison, so the
- * stack below this frame is cleaned now, as Linux does. */
+/* Before a call that does not return (a thread's exit, a CPU parking,
+ * a switch to another stack), as Linux does: below this frame lie
+ * frames of calls that never returned through their epilogues (a
+ * context switch out of them), whose redzones are still poisoned; the
+ * code that runs next on this stack would meet them. A CPU coming back
+ * online runs its idle thread's stack again this way. */
 void __asan_handle_no_return(void);
 void __asan_handle_no_return(void)
 {
@@ -211,11 +215,13 @@ void *kasan_object_allocated(void *obj, size_t slot_size, size_t size)
 		     slot_size > KMALLOC_MAX_CLASS ? KASAN_PAGE_REDZONE
 						   : KASAN_SLAB_REDZONE);
 	meta->size = size;
+	meta->slot_size = slot_size;
 	meta->free.kind = 0;
 	meta->aux.kind = KASAN_AUX_NONE;
 	kasan_track_save(&meta->alloc);
-	/* Ordered before the object is handed out by the slab lock the
-	 * caller releases; the matching kfree() comes after that. */
+	/* Before the object is returned: any kfree() of it, on any CPU,
+	 * comes after the caller passed the pointer on, and whatever passed
+	 * it (a lock, a release store) orders this store first. */
 	WRITE_ONCE(meta->state, KASAN_OBJECT_LIVE);
 	return obj;
 }
@@ -237,7 +243,7 @@ bool kasan_free_allowed(const void *obj, size_t slot_size)
 	return false;
 }
 
-void kasan_object_freed(void *obj, size_t slot_size)
+bool kasan_object_freed(void *obj, size_t slot_size)
 {
 	struct kasan_meta *meta = kasan_meta_of(obj, slot_size);
 	uptr ip = (uptr)__builtin_return_address(0);
@@ -248,11 +254,12 @@ void kasan_object_freed(void *obj, size_t slot_size)
 
 	if (was != KASAN_OBJECT_LIVE) {
 		kasan_report_bad_free(obj, bad_free_kind(was), ip);
-		return;
+		return false;
 	}
 	kasan_poison(obj, slot_size - sizeof(*meta), KASAN_SLAB_FREE);
 	kasan_track_save(&meta->free);
-	kasan_quarantine_put(meta, slot_size);
+	kasan_quarantine_put(meta);
+	return true;
 }
 
 size_t kasan_object_size(const void *obj, size_t slot_size)
@@ -288,11 +295,12 @@ void kasan_record_aux_stack(const void *addr, enum kasan_aux_kind kind,
 	meta->aux.kind = kind;
 }
 
-void kasan_stack_prepare(uptr base, size_t size)
+int kasan_stack_prepare(uptr base, size_t size)
 {
 	if (arch_kasan_populate_shadow(base, base + size) < 0)
-		panic("kasan: no memory for the shadow of a kernel stack");
+		return -1;
 	kasan_unpoison((void *)base, size);
+	return 0;
 }
 
 /* Shadow of its own for every range that is checked: RAM's direct map

@@ -32,22 +32,6 @@
 
 #include "lib/types.h"
 
-/* Shadow codes, Linux's values, so a report reads the same. */
-#define KASAN_PAGE_FREE		0xff	/* a free page */
-#define KASAN_PAGE_REDZONE	0xfe	/* past a large kmalloc's end */
-#define KASAN_SLAB_REDZONE	0xfc	/* past a kmalloc object, or never
-					 * allocated */
-#define KASAN_SLAB_FREE		0xfb	/* a freed kmalloc object */
-#define KASAN_GLOBAL_REDZONE	0xf9
-#define KASAN_STACK_LEFT	0xf1	/* the compiler's stack codes */
-#define KASAN_STACK_MID		0xf2
-#define KASAN_STACK_RIGHT	0xf3
-#define KASAN_USE_AFTER_SCOPE	0xf8
-#define KASAN_ALLOCA_LEFT	0xca
-#define KASAN_ALLOCA_RIGHT	0xcb
-
-#define KASAN_GRANULE		8
-
 /* What freed an object through RCU, for the report's "last potentially
  * related work creation". */
 enum kasan_aux_kind {
@@ -55,31 +39,6 @@ enum kasan_aux_kind {
 	KASAN_AUX_CALL_RCU,
 	KASAN_AUX_KFREE_RCU,
 };
-
-/* Who did something to an object: a stack from the stack depot, the
- * thread and the CPU. */
-struct kasan_track {
-	u32 stack;		/* stack_depot id, 0 if none */
-	u32 thread_id;
-	u16 cpu;
-	u16 kind;		/* 0: nothing recorded; for aux, the
-				 * enum kasan_aux_kind */
-};
-
-/* At the end of every kmalloc slot (or large allocation), inside its
- * redzone: only the runtime, which is not instrumented, touches it. */
-struct kasan_meta {
-	u32 size;		/* what the caller asked for */
-	u32 state;		/* KASAN_OBJECT_*, changed by cmpxchg */
-	struct kasan_track alloc, free, aux;
-	u32 aux_gp;		/* the grace period the RCU free waits for */
-	struct kasan_meta *quarantine_next;
-};
-
-/* meta->state; a slot never allocated holds whatever its page held. */
-#define KASAN_OBJECT_LIVE		0x4c495645
-#define KASAN_OBJECT_QUARANTINED	0x51554152
-#define KASAN_OBJECT_FREED		0x46524545
 
 #if KERNEL_KASAN
 
@@ -93,10 +52,10 @@ void *kasan_object_allocated(void *obj, size_t slot_size, size_t size);
 /* kfree(), before anything reads the object: false if it is not a live
  * object (a double or invalid free, reported: leave it alone). */
 bool kasan_free_allowed(const void *obj, size_t slot_size);
-/* kfree() hands the object over: it waits in the quarantine, which gives
- * it back through kmalloc_free_now(), or, if the free was reported
- * (double or invalid), is left alone. */
-void kasan_object_freed(void *obj, size_t slot_size);
+/* kfree() hands the object over: true if it now waits in the quarantine,
+ * which gives it back through kmalloc_free_now(); false if another CPU's
+ * kfree() of it won (a double free, reported: leave it alone). */
+bool kasan_object_freed(void *obj, size_t slot_size);
 /* The size the caller asked for. */
 size_t kasan_object_size(const void *obj, size_t slot_size);
 void kasan_pages_allocated(void *addr, size_t bytes);
@@ -105,16 +64,11 @@ void kasan_pages_freed(void *addr, size_t bytes);
  * which grace period (its number). */
 void kasan_record_aux_stack(const void *addr, enum kasan_aux_kind kind,
 			    unsigned long gp);
-/* A kernel stack about to be (re)used: its shadow, clean. */
-void kasan_stack_prepare(uptr base, size_t size);
-/* Give every quarantined object back now (the leak check's baseline). */
+/* A kernel stack about to be (re)used: its shadow, clean; -1 if there is
+ * no memory for the shadow. */
+int kasan_stack_prepare(uptr base, size_t size);
+/* Give every quarantined object back now (for counts of free pages). */
 void kasan_quarantine_drain(void);
-
-/* Poison or unpoison [addr, addr + size), granule-aligned addr. */
-void kasan_poison(const void *addr, size_t size, u8 code);
-void kasan_unpoison(const void *addr, size_t size);
-/* Whether checks are on: after kasan_init(), outside a report. */
-bool kasan_checking(void);
 
 #else
 
@@ -138,10 +92,11 @@ static inline bool kasan_free_allowed(const void *obj, size_t slot_size)
 	(void)slot_size;
 	return true;
 }
-static inline void kasan_object_freed(void *obj, size_t slot_size)
+static inline bool kasan_object_freed(void *obj, size_t slot_size)
 {
 	(void)obj;
 	(void)slot_size;
+	return false;
 }
 static inline size_t kasan_object_size(const void *obj, size_t slot_size)
 {
@@ -165,10 +120,11 @@ static inline void kasan_record_aux_stack(const void *addr, int kind,
 	(void)kind;
 	(void)gp;
 }
-static inline void kasan_stack_prepare(uptr base, size_t size)
+static inline int kasan_stack_prepare(uptr base, size_t size)
 {
 	(void)base;
 	(void)size;
+	return 0;
 }
 static inline void kasan_quarantine_drain(void) {}
 

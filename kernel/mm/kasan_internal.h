@@ -6,6 +6,54 @@
 #include "kasan.h"
 #include "arch.h"
 
+/* Shadow codes, Linux's values, so a report reads the same. */
+#define KASAN_PAGE_FREE		0xff	/* a free page */
+#define KASAN_PAGE_REDZONE	0xfe	/* past a large kmalloc's end */
+#define KASAN_SLAB_REDZONE	0xfc	/* past a kmalloc object, or never
+					 * allocated */
+#define KASAN_SLAB_FREE		0xfb	/* a freed kmalloc object */
+#define KASAN_GLOBAL_REDZONE	0xf9
+#define KASAN_STACK_LEFT	0xf1	/* the compiler's stack codes */
+#define KASAN_STACK_MID		0xf2
+#define KASAN_STACK_RIGHT	0xf3
+#define KASAN_USE_AFTER_SCOPE	0xf8
+#define KASAN_ALLOCA_LEFT	0xca
+#define KASAN_ALLOCA_RIGHT	0xcb
+
+#define KASAN_GRANULE		8
+
+/* Who did something to an object: a stack from the stack depot, the
+ * thread and the CPU. */
+struct kasan_track {
+	u32 stack;		/* stack_depot id, 0 if none */
+	u32 thread_id;
+	u16 cpu;
+	u16 kind;		/* 0: nothing recorded; for aux, the
+				 * enum kasan_aux_kind */
+};
+
+/* At the end of every kmalloc slot (or large allocation), inside its
+ * redzone: only the runtime, which is not instrumented, touches it. */
+struct kasan_meta {
+	u32 size;		/* what the caller asked for */
+	u32 slot_size;		/* the slot, or the large block, it is in */
+	u32 state;		/* KASAN_OBJECT_*, changed by cmpxchg */
+	struct kasan_track alloc, free, aux;
+	u32 aux_gp;		/* the grace period the RCU free waits for */
+	struct kasan_meta *quarantine_next;
+};
+
+/* meta->state; a slot never allocated holds whatever its page held. */
+#define KASAN_OBJECT_LIVE		0x4c495645
+#define KASAN_OBJECT_QUARANTINED	0x51554152
+#define KASAN_OBJECT_FREED		0x46524545
+
+/* Poison or unpoison [addr, addr + size), granule-aligned addr. */
+void kasan_poison(const void *addr, size_t size, u8 code);
+void kasan_unpoison(const void *addr, size_t size);
+/* Whether checks are on: after kasan_init(), outside a report. */
+bool kasan_checking(void);
+
 /* The metadata of the object in the slot that starts at obj. */
 static inline struct kasan_meta *kasan_meta_of(void *obj, size_t slot_size)
 {
@@ -36,7 +84,7 @@ void kasan_report_bad_free(const void *obj, const char *kind, uptr ip);
  * runs instrumented code. */
 bool kasan_report_running_here(void);
 
-void kasan_quarantine_put(struct kasan_meta *meta, size_t slot_size);
+void kasan_quarantine_put(struct kasan_meta *meta);
 size_t kasan_quarantine_limit(void);
 
 #endif

@@ -20,6 +20,7 @@ static struct kasan_meta *oldest, *newest;
 static size_t quarantined_bytes;
 static size_t limit_bytes;
 
+/* Fixed once, by kasan_init() on the boot CPU before any kfree(). */
 size_t kasan_quarantine_limit(void)
 {
 	if (!limit_bytes) {
@@ -31,14 +32,10 @@ size_t kasan_quarantine_limit(void)
 	return limit_bytes;
 }
 
-static size_t slot_size_of(struct kasan_meta *meta)
+/* The object whose metadata this is. */
+static void *object_of(struct kasan_meta *meta)
 {
-	void *obj;
-	size_t slot_size;
-
-	if (!kmalloc_find_object(meta, &obj, &slot_size))
-		return 0;
-	return slot_size;
+	return (u8 *)(meta + 1) - meta->slot_size;
 }
 
 /* Take objects off the old end until at most keep bytes remain. Lock
@@ -48,7 +45,7 @@ static struct kasan_meta *take_oldest(size_t keep)
 	struct kasan_meta *first = oldest, *last = NULL;
 
 	while (oldest && quarantined_bytes > keep) {
-		quarantined_bytes -= slot_size_of(oldest);
+		quarantined_bytes -= oldest->slot_size;
 		last = oldest;
 		oldest = oldest->quarantine_next;
 	}
@@ -66,18 +63,14 @@ static void release(struct kasan_meta *list)
 {
 	while (list) {
 		struct kasan_meta *next = list->quarantine_next;
-		void *obj;
-		size_t slot_size;
 
-		if (kmalloc_find_object(list, &obj, &slot_size)) {
-			WRITE_ONCE(list->state, KASAN_OBJECT_FREED);
-			kmalloc_free_now(obj);
-		}
+		WRITE_ONCE(list->state, KASAN_OBJECT_FREED);
+		kmalloc_free_now(object_of(list));
 		list = next;
 	}
 }
 
-void kasan_quarantine_put(struct kasan_meta *meta, size_t slot_size)
+void kasan_quarantine_put(struct kasan_meta *meta)
 {
 	size_t limit = kasan_quarantine_limit();
 	struct kasan_meta *old;
@@ -90,7 +83,7 @@ void kasan_quarantine_put(struct kasan_meta *meta, size_t slot_size)
 	else
 		oldest = meta;
 	newest = meta;
-	quarantined_bytes += slot_size;
+	quarantined_bytes += meta->slot_size;
 	/* Down to 3/4 of the limit at once: one release every few frees
 	 * rather than one at every free once the quarantine is full. */
 	old = quarantined_bytes > limit ? take_oldest(limit / 4 * 3) : NULL;

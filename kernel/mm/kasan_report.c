@@ -34,14 +34,14 @@ CMDLINE_BOOL("kasan.multi_shot", multi_shot,
 static DEFINE_SPINLOCK(report_lock);
 static bool reporting[MAX_CPUS];
 static u32 reports;
-/* Reports being printed; while none is, no check reads its CPU's flag,
- * and so none needs a per-CPU area: an AP runs instrumented code before
- * its GS base is set. */
+/* Reports being printed; while none is, no check reads its CPU's flag.
+ * An AP runs instrumented code before its per-CPU area is set, and then
+ * is not the one reporting. */
 static u32 reports_running;
 
 bool kasan_report_running_here(void)
 {
-	return unlikely(READ_ONCE(reports_running)) &&
+	return unlikely(READ_ONCE(reports_running)) && arch_percpu_ready() &&
 	       READ_ONCE(reporting[this_cpu_id()]);
 }
 
@@ -101,6 +101,8 @@ static void print_track(const char *what, const struct kasan_track *t)
 static void print_aux(const struct kasan_meta *meta)
 {
 	pr_err("Last potentially related work creation:\n");
+	/* For kfree_rcu(), the grace period it would wait for if queued
+	 * at once: its block may be queued, and wait, later. */
 	pr_err("%s, for after grace period %u, by thread %u on cpu %u:\n",
 	       meta->aux.kind == KASAN_AUX_KFREE_RCU ? "kfree_rcu()"
 						     : "call_rcu()",
@@ -116,13 +118,15 @@ static void print_object(uptr addr)
 	void *obj;
 	size_t slot_size;
 	uptr start;
+	u32 state;
 
 	if (!kmalloc_find_object((const void *)addr, &obj, &slot_size))
 		return;
 	meta = kasan_meta_of(obj, slot_size);
-	if (meta->state != KASAN_OBJECT_LIVE &&
-	    meta->state != KASAN_OBJECT_QUARANTINED &&
-	    meta->state != KASAN_OBJECT_FREED) {
+	/* Another CPU may free it meanwhile: the report shows a moment. */
+	state = READ_ONCE(meta->state);
+	if (state != KASAN_OBJECT_LIVE && state != KASAN_OBJECT_QUARANTINED &&
+	    state != KASAN_OBJECT_FREED) {
 		pr_err("The buggy address is in a never allocated slot of "
 		       "kmalloc-%zu\n", slot_size);
 		return;

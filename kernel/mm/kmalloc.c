@@ -243,10 +243,15 @@ static void *large_alloc(size_t size, size_t *slot_size)
 
 void *kmalloc(size_t size)
 {
-	size_t slot_size = kasan_slot_size(size ? size : 1);
-	int class = class_for(slot_size);
+	size_t slot_size;
+	int class;
 	void *obj;
 
+	/* Larger than any block, and KASAN's redzone must not wrap. */
+	if (size > (PAGE_SIZE << PAGE_MAX_ORDER))
+		return NULL;
+	slot_size = kasan_slot_size(size ? size : 1);
+	class = class_for(slot_size);
 	if (class >= 0) {
 		obj = slab_alloc(class);
 		slot_size = class_sizes[class];
@@ -273,8 +278,12 @@ static size_t slot_size_at(struct page *p, const void *ptr)
 {
 	struct size_class *c;
 
-	if (p->state != PAGE_SLAB)
+	if (p->state != PAGE_SLAB) {
+		if (ptr != page_to_virt(p))
+			panic("BUG: kfree(%p): not the start of a block of %lu "
+			      "pages", ptr, 1ul << p->order);
 		return PAGE_SIZE << p->order;
+	}
 	c = &classes[p->slab_class];
 	if (((const u8 *)ptr - (const u8 *)page_to_virt(p)) % c->size)
 		panic("BUG: kfree(%p): not the start of a %u-byte object",
@@ -325,12 +334,14 @@ void kfree(const void *ptr)
 				  p->state == PAGE_ALLOCATED) &&
 	    !rcu_head_check_free(ptr, ksize(ptr)))
 		return;
-	if (p && is_kmalloc_object(p))
-		count_kfree(p);
 	if (KERNEL_KASAN && p && is_kmalloc_object(p)) {
-		kasan_object_freed((void *)ptr, slot_size_at(p, ptr));
+		/* Counted once, by the kfree() that won a double free. */
+		if (kasan_object_freed((void *)ptr, slot_size_at(p, ptr)))
+			count_kfree(p);
 		return;
 	}
+	if (p && is_kmalloc_object(p))
+		count_kfree(p);
 	kmalloc_free_now((void *)ptr);
 }
 
@@ -369,11 +380,15 @@ bool kmalloc_find_object(const void *addr, void **obj, size_t *slot_size)
 	if (!p)
 		return false;
 	if (p->state == PAGE_SLAB) {
-		u32 size = classes[p->slab_class].size;
+		const struct size_class *c = &classes[p->slab_class];
 		u8 *base = page_to_virt(p);
+		size_t index = ((const u8 *)addr - base) / c->size;
 
-		*obj = base + ((const u8 *)addr - base) / size * size;
-		*slot_size = size;
+		/* The page's tail past its last slot is in no object. */
+		if (index >= c->per_slab)
+			return false;
+		*obj = base + index * c->size;
+		*slot_size = c->size;
 		return true;
 	}
 	for (back = 0; back < (1u << PAGE_MAX_ORDER) &&
@@ -389,6 +404,13 @@ bool kmalloc_find_object(const void *addr, void **obj, size_t *slot_size)
 u64 kmalloc_large_in_use(unsigned int order)
 {
 	return order <= PAGE_MAX_ORDER ? READ_ONCE(large_in_use[order]) : 0;
+}
+
+int kmalloc_class_of(size_t size)
+{
+	if (size > (PAGE_SIZE << PAGE_MAX_ORDER))
+		return -1;
+	return class_for(kasan_slot_size(size ? size : 1));
 }
 
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES])

@@ -44,6 +44,9 @@ struct kmalloc_class_stats {
 };
 
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NR_CLASSES]);
+/* The index in kmalloc_get_stats() of the class kmalloc(size) takes its
+ * object from (KASAN's redzone included), or -1 for whole pages. */
+int kmalloc_class_of(size_t size);
 /* Blocks of 2^order pages that kmalloc() handed out above the largest
  * class and that are not yet kfree()'d (same meaning as objects_in_use). */
 u64 kmalloc_large_in_use(unsigned int order);

@@ -86,7 +86,10 @@ int kstack_alloc(struct kstack *stack, const char *owner)
 			goto fail;
 	}
 	/* A reused slot's shadow still holds its last thread's frames. */
-	kasan_stack_prepare(slot_stack_base(slot), KSTACK_SIZE);
+	if (kasan_stack_prepare(slot_stack_base(slot), KSTACK_SIZE) < 0) {
+		i = STACK_PAGES - 1;	/* every page to give back */
+		goto fail;
+	}
 	stack->slot = slot;
 	stack->base = slot_stack_base(slot);
 	stack->top = slot_base(slot) + SLOT_SIZE;

@@ -97,6 +97,9 @@ void stack_depot_print(u32 id)
 		pr_emerg(" (not recorded)\n");
 		return;
 	}
+	/* An id was handed out after its record's release store (in
+	 * stack_depot_save_here()), and reached us through an object's
+	 * metadata, written after that: the record is whole. */
 	r = (const struct stack_record *)&pool[id - 1];
 	for (i = 0; i < r->nr_frames; i++)
 		arch_print_code_address(r->frames[i]);

@@ -17,7 +17,8 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 
-#define KFREE_BLOCK_PTRS	500	/* a block fits a 4 KiB kmalloc */
+#define KFREE_BLOCK_PTRS	500	/* a block fits a 4 KiB kmalloc (two
+					 * pages under KASAN's redzone) */
 
 struct kfree_block {
 	struct rcu_head rcu;

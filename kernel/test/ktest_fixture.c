@@ -60,7 +60,8 @@ static bool fixture_goes_on(struct ktest_fixtures *f, const struct ktest *k)
 		return false;
 	for (j = k + 1; j < __stop_ktest_cases; j++)
 		if (ktest_selected(f->spec, j) && j->needs &&
-		    fixture_root(j) == root && !blocked(f, j))
+		    !strcmp(j->suite, k->suite) && fixture_root(j) == root &&
+		    !blocked(f, j))
 			return true;
 	return false;
 }

@@ -27,8 +27,9 @@
  * which is possible, if unlikely, once; not three times. */
 #define OFFLINE_TRIES	3
 
-/* In a size class of its own among what runs at the time (1024 bytes),
- * so that the class's objects in use count exactly these. */
+/* Large enough that nothing else running at the time takes objects
+ * from its size class (kmalloc_class_of(): 1024 bytes, or 2048 with
+ * KASAN's redzone), so that the class's objects in use count these. */
 struct big_obj {
 	struct rcu_head rcu;
 	u8 payload[1000];
@@ -39,13 +40,10 @@ static struct big_obj *objs[KFREE_OBJS];
 static u64 big_objects_in_use(void)
 {
 	struct kmalloc_class_stats s[KMALLOC_NR_CLASSES];
-	unsigned int i;
+	int class = kmalloc_class_of(sizeof(struct big_obj));
 
 	kmalloc_get_stats(s);
-	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
-		if (s[i].size >= sizeof(struct big_obj))
-			return s[i].objects_in_use;
-	return 0;
+	return class >= 0 ? s[class].objects_in_use : 0;
 }
 
 static bool alloc_objs(void)
@@ -108,6 +106,8 @@ KTEST(kfree_rcu, block_freed_on_a_cpu_without_callbacks)
 	unsigned int rounds;
 
 	KASSERT_TRUE(alloc_objs());
+	/* The class watched is the one the objects came from. */
+	KEXPECT_EQ(big_objects_in_use() - before, (u64)KFREE_OBJS);
 	kfree_rcu_objs();
 	if (!wait_for_frees(before, &rounds))
 		KTEST_FAIL("%llu of %u objects still allocated after %u "

@@ -110,7 +110,11 @@ void rl_start(struct ktest_context *t, struct rl_run *run)
 {
 	unsigned int c;
 
-	for (c = 0; c < nr_cpus_online; c++) {
+	/* The online CPUs need not be 0 to n - 1 (hotplug). */
+	for (c = 0; c < nr_cpus; c++) {
+		reader_threads[c] = NULL;
+		if (!READ_ONCE(cpu_area(c)->online))
+			continue;
 		readers[c] = (struct rl_reader){ .run = run };
 		prng_seed(&readers[c].rng, 0x1157 + c);
 		reader_threads[c] = thread_create_on(rl_reader_fn, &readers[c],
@@ -135,7 +139,7 @@ void rl_stop(struct ktest_context *t, struct rl_run *run, const char *what)
 
 	/* Release: the readers' last walks see every operation. */
 	smp_store_release(&run->writer_done, true);
-	for (c = 0; c < nr_cpus_online; c++)
+	for (c = 0; c < nr_cpus; c++)
 		if (reader_threads[c])
 			thread_join(reader_threads[c]);
 	console_printf("    # %s: %llu operations, %llu walks (%llu overlapping "
