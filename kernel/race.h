@@ -23,6 +23,8 @@ enum race_window {
 				 * (or an idle CPU) and reporting it */
 	RACE_CB_ADVANCE,	/* rcu: between reading gp_seq and advancing
 				 * the callback segments with it */
+	RACE_GP_START,		/* rcu: a grace period begun in some nodes of
+				 * the tree and not yet in the others */
 	RACE_EXP_SCAN,		/* rcu: the expedited scan, between reading a
 				 * CPU's idle counter and acting on it */
 	RACE_BARRIER_CALL,	/* rcu: rcu_barrier(), before it asks every

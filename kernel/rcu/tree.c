@@ -286,8 +286,13 @@ static void gp_start(void)
 				root_mask |= 1ull << i;
 		}
 		node_start(&rcu_state.root, gp, root_mask);
-		for (i = 0; i < rcu_state.nr_leaves; i++)
+		/* A window after each node takes the grace period: the
+		 * reports of a leaf that empties at once must still reach
+		 * the root, whichever node took it first. */
+		for (i = 0; i < rcu_state.nr_leaves; i++) {
 			node_start(&rcu_state.leaves[i], gp, leaf_masks[i]);
+			race_window(RACE_GP_START);
+		}
 	}
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_START, 0,
 		    rcu_gp_number(gp), 0);

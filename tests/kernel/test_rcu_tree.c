@@ -17,8 +17,15 @@
  * exp_skips_cpus_marked_offline through; these tests hold the window
  * open.
  *
- * Each test runs on cpu0 and holds a reader on cpu1, where it spins
- * with preemption off: the test's own thread must not be there.
+ * The forcing scan nudges a holdout that runs on without a quiescent
+ * state, naming it by its leaf's first CPU plus its bit there: only a
+ * tree of several leaves (rcu.fanout_leaf=) shows a wrong sum, and the
+ * torture's CPUs report soon enough on their own that nobody noticed
+ * (the blind mutant fqs_holdout_missing_leaf_offset survived). A holder
+ * in the last leaf here waits to be nudged.
+ *
+ * Each test runs on cpu0 and holds a reader on another CPU, where it
+ * spins with preemption off: the test's own thread must not be there.
  */
 #include "kernel/rcu/internal.h"
 #include "kernel/rcu/rcupdate.h"
@@ -51,6 +58,24 @@ static struct thread *hold_reader_on_cpu1(void)
 		while (!READ_ONCE(holder_inside))
 			sleep_ms(1);
 	return holder;
+}
+
+/* Inside a reader until the forcing scan has nudged this CPU twice. A
+ * holdout never nudged keeps the grace period waiting, and the stall
+ * warning says so. */
+static void hold_reader_until_nudged(void *unused)
+{
+	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
+	u64 before;
+
+	(void)unused;
+	rcu_read_lock();
+	/* The GP thread's plain increments, read whole (aligned). */
+	before = READ_ONCE(rdp->nudges);
+	WRITE_ONCE(holder_inside, true);
+	while (READ_ONCE(rdp->nudges) < before + 2)
+		arch_cpu_relax();
+	rcu_read_unlock();
 }
 
 static void release_reader(struct thread *holder)
@@ -165,4 +190,24 @@ KTEST_ON_CPU(hotplug, expedited_waits_for_a_cpu_leaving_the_online_set, 0)
 	thread_join(expediter);
 	KEXPECT_TRUE(owed);
 	KEXPECT_FALSE(returned_under_reader);
+}
+
+KTEST_ON_CPU(rcu, holdout_of_a_later_leaf_is_nudged, 0)
+{
+	unsigned int cpu = nr_cpus - 1;
+	struct thread *holder;
+
+	if (rcu_state.nr_leaves < 2 || !READ_ONCE(cpu_area(cpu)->online) ||
+	    rcu_data[cpu].leaf->first_cpu == 0)
+		KTEST_SKIP("needs an online CPU in a second leaf of the tree "
+			   "(rcu.fanout_leaf=)");
+	WRITE_ONCE(holder_inside, false);
+	holder = thread_create_on(hold_reader_until_nudged, NULL,
+				  "nudged_holder", cpu);
+	KASSERT_TRUE(holder != NULL);
+	while (!READ_ONCE(holder_inside))
+		sleep_ms(1);
+	/* Ends once the holder, nudged, has left its reader. */
+	synchronize_rcu();
+	thread_join(holder);
 }
