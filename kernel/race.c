@@ -43,7 +43,7 @@ static struct prng race_rng[MAX_CPUS];
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
-	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, srcu_lock, "
+	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, kfree_flush, srcu_lock, "
 	       "dcache_kill, dcache_unhash, dcache_unlinked, dcache_unhashed, "
 	       "dcache_free, dcache_queued, dcache_rename, dcache_renamed, "
 	       "dcache_name_queued, dcache_walk, dcache_name, rculist");
@@ -54,6 +54,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_GP_START] = "gp_start",
 	[RACE_EXP_SCAN] = "exp_scan",
 	[RACE_BARRIER_CALL] = "barrier_call",
+	[RACE_KFREE_FLUSH] = "kfree_flush",
 	[RACE_SRCU_LOCK] = "srcu_lock",
 	[RACE_DCACHE_KILL] = "dcache_kill",
 	[RACE_DCACHE_UNHASH] = "dcache_unhash",

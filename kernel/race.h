@@ -29,6 +29,8 @@ enum race_window {
 				 * CPU's idle counter and acting on it */
 	RACE_BARRIER_CALL,	/* rcu: rcu_barrier(), before it asks every
 				 * online CPU to queue its callback */
+	RACE_KFREE_FLUSH,	/* rcu: kfree_rcu()'s flush, between taking a
+				 * CPU's open block and clearing its slot */
 	RACE_SRCU_LOCK,		/* srcu: a reader between reading the bank
 				 * and counting itself in it */
 	/* The dcache's free path, d_kill(): one window between each two

@@ -15,6 +15,7 @@
  */
 #include "internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/race.h"
 #include "kernel/percpu.h"
 
 #define KFREE_BLOCK_PTRS	500	/* a block fits a 4 KiB kmalloc (two
@@ -46,6 +47,8 @@ static void queue_open_block(unsigned int cpu)
 
 	if (!b)
 		return;
+	/* Interrupts are off: no tick may take the same block here. */
+	race_window(RACE_KFREE_FLUSH);
 	open_block[cpu] = NULL;
 	atomic_add_relaxed(&rcu_kfree_blocks, 1);
 	call_rcu(&b->rcu, free_block);

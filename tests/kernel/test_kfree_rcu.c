@@ -27,6 +27,11 @@
  * which is possible, if unlikely, once; not three times. */
 #define OFFLINE_TRIES	3
 
+/* kfree_rcu() then rcu_barrier(), so many times that a tick lands in a
+ * held flush window: one flush in 8 holds it, for up to 30 us, or 1 in
+ * 64 of those up to 2 ms, against a tick each 1 ms. */
+#define BARRIER_ROUNDS	2000
+
 /* Large enough that nothing else running at the time takes objects
  * from its size class (kmalloc_class_of(): 1024 bytes, or 2048 with
  * KASAN's redzone), so that the class's objects in use count these. */
@@ -188,4 +193,22 @@ KTEST_TIMEOUT(kfree_rcu, block_of_a_cpu_going_offline_is_freed, 120000)
 	for (try = 1; try <= OFFLINE_TRIES; try++)
 		if (!freed_while_offline(t, cpu, try))
 			return;
+}
+
+/* rcu_barrier() queues its own CPU's open block, in thread context: a
+ * tick that queued the same block meanwhile would free it twice (the
+ * debug build reports the rcu_head queued again). With race.windows=,
+ * each flush holds the block a while before clearing its slot. */
+KTEST(kfree_rcu, barrier_queues_each_block_once)
+{
+	unsigned int i;
+
+	for (i = 0; i < BARRIER_ROUNDS; i++) {
+		u64 before = big_objects_in_use();
+
+		KASSERT_TRUE(alloc_objs());
+		kfree_rcu_objs();
+		rcu_barrier();
+		KEXPECT_EQ(big_objects_in_use(), before);
+	}
 }
