@@ -43,10 +43,11 @@ static struct prng race_rng[MAX_CPUS];
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
-	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, kfree_flush, srcu_lock, "
-	       "dcache_kill, dcache_unhash, dcache_unlinked, dcache_unhashed, "
-	       "dcache_free, dcache_queued, dcache_rename, dcache_renamed, "
-	       "dcache_name_queued, dcache_walk, dcache_name, rculist");
+	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, "
+	       "kfree_flush, srcu_lock, dcache_kill, dcache_unhash, "
+	       "dcache_unlinked, dcache_unhashed, dcache_free, dcache_queued, "
+	       "dcache_rename, dcache_renamed, dcache_name_queued, "
+	       "dcache_rehashed, dcache_walk, dcache_name, rculist");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
@@ -65,6 +66,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_DCACHE_RENAME] = "dcache_rename",
 	[RACE_DCACHE_RENAMED] = "dcache_renamed",
 	[RACE_DCACHE_NAME_QUEUED] = "dcache_name_queued",
+	[RACE_DCACHE_REHASHED] = "dcache_rehashed",
 	[RACE_DCACHE_WALK] = "dcache_walk",
 	[RACE_DCACHE_NAME] = "dcache_name",
 	[RACE_RCULIST] = "rculist",

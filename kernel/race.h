@@ -51,6 +51,8 @@ enum race_window {
 				 * not yet queued for freeing */
 	RACE_DCACHE_NAME_QUEUED, /* dcache: old name queued, the entry not
 				  * yet on its new chain */
+	RACE_DCACHE_REHASHED,	/* dcache: on its new chain, its seq and
+				 * rename_seq still odd */
 	RACE_DCACHE_WALK,	/* dcache: a lock-free walk standing on an
 				 * entry, between two hops or two entries of
 				 * a chain */

@@ -387,6 +387,7 @@ int d_move(struct dentry *d, struct dentry *new_parent, const char *name,
 	spin_lock(&b->lock);
 	hlist_add_head_rcu(&d->hash_link, &b->chain);
 	spin_unlock(&b->lock);
+	race_window(RACE_DCACHE_REHASHED);
 	write_seqcount_end(&d->seq);
 	spin_unlock(&d->lock);
 	write_seqcount_end(&rename_seq);
