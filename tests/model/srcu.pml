@@ -35,6 +35,9 @@
  *  NO_STEP1        no wait for the idle bank before the flip
  *  STEP3_NEW_BANK  step 3 waits for the bank new readers use
  *  LOCKS_FIRST     readers_done() sums the lock counts first
+ *  B_LATE          barrier B before the lock count instead of after it:
+ *                  the count's store passes the section's first load
+ *                  (x86's store buffer does that without B)
  */
 
 #define NCPU		2
@@ -72,8 +75,13 @@ proctype reader(byte me)
 	do
 	:: n < NSECT ->
 		bank = idx;			/* may be stale by the next step */
+#ifdef B_LATE
+		held[me] = version;		/* before the count is seen */
+		count_lock(bank);
+#else
 		count_lock(bank);   	/* barrier B follows */
 		held[me] = version;		/* srcu_dereference() */
+#endif
 		atomic {			/* barrier C, then the count */
 			held[me] = NONE;
 			count_unlock(bank)
