@@ -231,7 +231,11 @@ static int set_name(struct dentry *d, const char *name, size_t len,
 	 * name_matches(). */
 	for (size_t i = 0; i < len; i++)
 		WRITE_ONCE(buf[i], name[i]);
-	WRITE_ONCE(d->name, buf);
+	/* Publishes the new name: its bytes and an external name's magic
+	 * and capacity are stored first. Release, as rcu_assign_pointer()
+	 * would be: pairs with the READ_ONCE of d->name in name_matches(),
+	 * whose later loads depend on it (free on x86-TSO). */
+	smp_store_release(&d->name, buf);
 	WRITE_ONCE(d->name_len, len);
 	WRITE_ONCE(d->name_hash, hash_name(name, len));
 	return 0;
