@@ -13,6 +13,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/race.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
@@ -27,10 +28,12 @@
  * which is possible, if unlikely, once; not three times. */
 #define OFFLINE_TRIES	3
 
-/* kfree_rcu() then rcu_barrier(), so many times that a tick lands in a
- * held flush window: one flush in 8 holds it, for up to 30 us, or 1 in
- * 64 of those up to 2 ms, against a tick each 1 ms. */
-#define BARRIER_ROUNDS	2000
+/* kfree_rcu() then rcu_barrier(), with race.windows= so many times that
+ * a tick lands in a held flush window (one flush in 8 holds it, for up
+ * to 30 us, or 1 in 64 of those up to 2 ms, against a tick each 1 ms);
+ * without, a few rounds check that each block comes back. */
+#define BARRIER_ROUNDS_WINDOWS	2000
+#define BARRIER_ROUNDS		20
 
 /* Large enough that nothing else running at the time takes objects
  * from its size class (kmalloc_class_of(): 1024 bytes, or 2048 with
@@ -201,9 +204,10 @@ KTEST_TIMEOUT(kfree_rcu, block_of_a_cpu_going_offline_is_freed, 120000)
  * each flush holds the block a while before clearing its slot. */
 KTEST(kfree_rcu, barrier_queues_each_block_once)
 {
-	unsigned int i;
+	unsigned int i, rounds = race_windows_open ? BARRIER_ROUNDS_WINDOWS
+						    : BARRIER_ROUNDS;
 
-	for (i = 0; i < BARRIER_ROUNDS; i++) {
+	for (i = 0; i < rounds; i++) {
 		u64 before = big_objects_in_use();
 
 		KASSERT_TRUE(alloc_objs());
