@@ -27,7 +27,8 @@
 #   make clean
 #
 # Variables: SMP, MEM, CMDLINE, ACCEL (tcg or kvm), DEBUG (1: debug checks
-# in the kernel), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
+# in the kernel), KASAN (1 with DEBUG=1: the address sanitizer; KASAN=0
+# leaves it out), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
 # SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
 # BENCH_SMP (make bench), MUTANTS (make mutants), GDB_CONSOLE_PORT.
 
