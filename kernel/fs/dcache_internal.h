@@ -16,6 +16,19 @@ struct dcache_bucket {
 	struct hlist_head chain;	/* RCU readers */
 };
 
+/* A name too long to sit inline; freed after a grace period when a
+ * rename replaces it, since a reader may still be comparing it. */
+struct external_name {
+	struct rcu_head rcu;
+	u32 magic;		/* EXT_NAME_LIVE until freed (debug check) */
+	u32 capacity;
+	char s[];
+};
+
+#define EXT_NAME_LIVE	0x6e616d65u	/* "name" */
+#define EXT_NAME_FREED	0x64656164u	/* "dead" */
+
+
 /* Counters bumped on lookups: per CPU, so a hit writes nothing shared. */
 struct dcache_cpu_counters {
 	u64 hits;
@@ -30,6 +43,10 @@ extern struct dentry *dcache_root;
 extern spinlock_t dcache_big_lock;
 extern rwlock_t dcache_rwlock;
 extern struct dcache_cpu_counters dcache_counters[MAX_CPUS];
+extern u64 dcache_freed_seen;
+
+/* The hash chain of (parent, a name's hash). */
+struct dcache_bucket *dcache_bucket_for(const struct dentry *parent, u32 hash);
 
 /* Count on this CPU; the caller has preemption off (any read-side
  * section or lock does). */
