@@ -34,6 +34,8 @@
 
 #define LZ_CHANGES	900	/* the writer's changes: the run's length */
 #define LZ_WALKS_MAX	16384	/* logged per walker; it stops when full */
+/* A walker's walks per writer change at most: the log holds them all. */
+#define LZ_WALKS_PER_CHANGE	(LZ_WALKS_MAX / (LZ_CHANGES + 1))
 
 static const char *const lz_paths[] = {
 	"/lz/A/m/f", "/lz/B/m/f", "/lz/A/k", "/lz/B/k", "/lz/A/m",
@@ -212,7 +214,19 @@ static void lz_walker_fn(void *arg)
 
 	prng_seed(&rng, 0x17 + w->cpu);
 	while (!smp_load_acquire(&lz.done) && w->nr < LZ_WALKS_MAX) {
-		struct lz_walk *k = &w->walks[w->nr++];
+		struct lz_walk *k;
+
+		/* Paced by the writer's count, not by time: a walker ahead
+		 * of it waits, so that its log, which ends when full, spans
+		 * every change even when the host runs the writer slowly
+		 * (a make mutants run filled the logs a third of the way in,
+		 * and dcache_rename_no_seq got through). The writer alone
+		 * stores nr_changes. */
+		if (w->nr >= READ_ONCE(lz.nr_changes) * LZ_WALKS_PER_CHANGE) {
+			yield();
+			continue;
+		}
+		k = &w->walks[w->nr++];
 
 		k->path = prng_below(&rng, LZ_NR_PATHS);
 		k->start_ns = clock_ns();
@@ -291,7 +305,7 @@ KTEST_TIMEOUT(dcache, walks_were_true_at_some_instant, 300000)
 		KEXPECT_EQ(lz_change(&s, n), 0);
 		c->end_ns = clock_ns();
 		c->after = s;
-		lz.nr_changes = n + 1;
+		WRITE_ONCE(lz.nr_changes, n + 1);
 		if (n % 16 == 0)
 			yield();
 	}
