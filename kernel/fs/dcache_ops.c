@@ -81,6 +81,7 @@ out:
 int dcache_remove(const char *path, bool is_dir)
 {
 	struct dentry *parent, *d;
+	struct ramfs_inode *unlinked;
 	const char *name;
 	size_t len;
 	int err;
@@ -89,12 +90,15 @@ int dcache_remove(const char *path, bool is_dir)
 	parent = parent_of(path, &name, &len, &err);
 	if (!parent)
 		goto out;
-	/* Look it up first: the entry must not outlive the inode, which
-	 * ramfs frees after a grace period from now. */
 	d = d_find_locked(parent, name, len);
-	err = ramfs_remove(parent->inode, name, len, is_dir);
+	err = ramfs_remove(parent->inode, name, len, is_dir, &unlinked);
 	if (!err && d)
 		d_kill(d);
+	/* The inode's grace period begins only now that no entry leads to
+	 * it: a walk that found the entry before d_kill() unhashed it is
+	 * still inside its read-side section, and is waited for. */
+	if (unlinked)
+		ramfs_release(unlinked);
 out:
 	mutex_unlock(&namespace_mutex);
 	return err;
@@ -114,6 +118,7 @@ out:
 int dcache_rename(const char *from, const char *to)
 {
 	struct dentry *from_parent, *to_parent, *src, *dst;
+	struct ramfs_inode *unlinked = NULL;
 	const char *from_name, *to_name;
 	size_t from_len, to_len;
 	int err;
@@ -128,7 +133,7 @@ int dcache_rename(const char *from, const char *to)
 	src = d_find_locked(from_parent, from_name, from_len);
 	dst = d_find_locked(to_parent, to_name, to_len);
 	err = ramfs_rename(from_parent->inode, from_name, from_len,
-			   to_parent->inode, to_name, to_len);
+			   to_parent->inode, to_name, to_len, &unlinked);
 	if (err || src == dst)
 		goto out;
 	/* The replaced target (or its negative entry) goes; then the
@@ -138,6 +143,9 @@ int dcache_rename(const char *from, const char *to)
 	if (src)
 		err = d_move(src, to_parent, to_name, to_len);
 out:
+	/* As in dcache_remove(): freed once no entry leads to it. */
+	if (unlinked)
+		ramfs_release(unlinked);
 	mutex_unlock(&namespace_mutex);
 	return err;
 }

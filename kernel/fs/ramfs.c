@@ -35,7 +35,17 @@ static struct ramfs_inode *inode_alloc(bool is_dir, struct ramfs_inode *parent)
 	return inode;
 }
 
-static void inode_free(struct ramfs_inode *inode)
+/**
+ * ramfs_release - free an inode that remove or rename unlinked
+ * @inode: the inode, out of the tree and no longer reachable from the
+ *         dcache either
+ *
+ * Freed after a grace period: a lock-free walk that reached it through
+ * an entry before the entry was unhashed may still read it. The grace
+ * period must begin only once that entry is gone, or a walk that found
+ * the entry in between would not be waited for (KASAN caught one).
+ */
+void ramfs_release(struct ramfs_inode *inode)
 {
 	nr_inodes--;
 	kfree_rcu(inode, rcu);
@@ -136,11 +146,12 @@ int ramfs_create(struct ramfs_inode *dir, const char *name, size_t len,
 }
 
 int ramfs_remove(struct ramfs_inode *dir, const char *name, size_t len,
-		 bool is_dir)
+		 bool is_dir, struct ramfs_inode **unlinked)
 {
 	struct ramfs_dirent *e;
 	int err = check_name(dir, len);
 
+	*unlinked = NULL;
 	if (err)
 		return err;
 	e = find_entry(dir, name, len);
@@ -151,7 +162,7 @@ int ramfs_remove(struct ramfs_inode *dir, const char *name, size_t len,
 	if (is_dir && e->inode->nr_entries)
 		return -ENOTEMPTY;
 	dirent_unlink(dir, e);
-	inode_free(e->inode);
+	*unlinked = e->inode;
 	kfree(e);
 	return 0;
 }
@@ -171,11 +182,13 @@ static bool is_ancestor(struct ramfs_inode *dir, struct ramfs_inode *of)
 /* POSIX rename: a file may replace a file, a directory an empty
  * directory; renaming onto itself does nothing. */
 int ramfs_rename(struct ramfs_inode *from_dir, const char *from, size_t from_len,
-		 struct ramfs_inode *to_dir, const char *to, size_t to_len)
+		 struct ramfs_inode *to_dir, const char *to, size_t to_len,
+		 struct ramfs_inode **unlinked)
 {
 	struct ramfs_dirent *src, *dst, *moved;
 	int err = check_name(from_dir, from_len);
 
+	*unlinked = NULL;
 	if (!err)
 		err = check_name(to_dir, to_len);
 	if (err)
@@ -199,7 +212,7 @@ int ramfs_rename(struct ramfs_inode *from_dir, const char *from, size_t from_len
 		return -ENOMEM;
 	if (dst) {
 		dirent_unlink(to_dir, dst);
-		inode_free(dst->inode);
+		*unlinked = dst->inode;
 		kfree(dst);
 	}
 	dirent_unlink(from_dir, src);

@@ -33,10 +33,16 @@ struct ramfs_inode *ramfs_lookup(struct ramfs_inode *dir, const char *name,
 /* Each returns 0 or a negated errno (kernel/errno.h). */
 int ramfs_create(struct ramfs_inode *dir, const char *name, size_t len,
 		 bool is_dir, struct ramfs_inode **out);
+/* remove and rename hand back in *unlinked the inode they take out of
+ * the tree (the one removed, or the one a rename replaced), or NULL: the
+ * caller unhashes every entry that leads to it, then ramfs_release()s
+ * it. */
 int ramfs_remove(struct ramfs_inode *dir, const char *name, size_t len,
-		 bool is_dir);
+		 bool is_dir, struct ramfs_inode **unlinked);
 int ramfs_rename(struct ramfs_inode *from_dir, const char *from, size_t from_len,
-		 struct ramfs_inode *to_dir, const char *to, size_t to_len);
+		 struct ramfs_inode *to_dir, const char *to, size_t to_len,
+		 struct ramfs_inode **unlinked);
+void ramfs_release(struct ramfs_inode *inode);
 /* Call fn for each entry of dir, in creation order. */
 int ramfs_list(struct ramfs_inode *dir,
 	       void (*fn)(const char *name, size_t len, bool is_dir, void *arg),
