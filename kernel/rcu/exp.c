@@ -39,11 +39,7 @@ void rcu_exp_report_here(void)
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 	unsigned long flags = arch_irq_save();
 
-	/* Exchange, not a plain store: the requester may be clearing the
-	 * flag of a CPU it saw idle at the same moment. Fully ordered:
-	 * pairs with the release that set the flag, so the count we
-	 * decrement below already holds the requester's. */
-	if (xchg(&rdp->exp_pending, false)) {
+	if (rcu_exp_claim(rdp)) {
 		/* The locked decrement orders this CPU's earlier reads
 		 * before the waiter's acquire load of the count, in
 		 * exp_done(). */
@@ -60,7 +56,7 @@ static void exp_ipi_handler(void)
 
 	/* The requester set the flag before its locked add and the IPI, so
 	 * it is seen here; false means reported already, or a late IPI
-	 * (the claim itself is the xchg in rcu_exp_report_here()). */
+	 * (the claim itself is rcu_exp_claim()). */
 	if (!READ_ONCE(rdp->exp_pending))
 		return;
 	if (preempt_count() == 0) {
@@ -78,7 +74,7 @@ static void exp_ipi_handler(void)
  * preempt_enable() could not schedule. */
 void rcu_exp_tick(void)
 {
-	/* A hint: rcu_exp_report_here() claims the flag with xchg. */
+	/* A hint: rcu_exp_report_here() claims the flag. */
 	if (READ_ONCE(rcu_data[this_cpu_id()].exp_pending) &&
 	    preempt_count() == 0)
 		rcu_exp_report_here();
@@ -188,7 +184,7 @@ void synchronize_rcu_expedited(void)
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		if (cpu == me)
 			continue;
-		/* Release: a CPU that sees its flag (the xchg in
+		/* Release: a CPU that sees its flag (the claim in
 		 * rcu_exp_report_here()) decrements a count that already
 		 * holds our 1, never the 0 left by the last grace period.
 		 * Free on x86-TSO, where stores stay in order anyway. */
@@ -205,7 +201,7 @@ void synchronize_rcu_expedited(void)
 			continue;
 		/* Odd: the locked increment in rcu_idle_enter() or
 		 * rcu_irq_exit() put the CPU's readers before this load, and
-		 * the xchg below keeps our later accesses after it. Even:
+		 * the claim below keeps our later accesses after it. Even:
 		 * the IPI, or the CPU's own check of its flag before it
 		 * goes idle, brings the report. */
 		if (READ_ONCE(rcu_data[cpu].eqs_seq) & 1) {
@@ -213,7 +209,7 @@ void synchronize_rcu_expedited(void)
 			/* Idle: it owes nothing. Clear its flag unless it
 			 * woke and reported meanwhile. The decrement is
 			 * fully ordered, for exp_done(). */
-			if (xchg(&rcu_data[cpu].exp_pending, false))
+			if (rcu_exp_claim(&rcu_data[cpu]))
 				atomic_sub_return(&exp_outstanding, 1);
 		} else {
 			trace_event(TRACE_RCU, cpu, TRACE_EXP_IPI, 0,

@@ -10,6 +10,7 @@
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"
 #include "kernel/trace/trace.h"
+#include "lib/atomic.h"
 
 #define RCU_FANOUT_LEAF_DEFAULT	16	/* CPUs a leaf, as Linux's */
 #define RCU_FANOUT_LEAF_MIN	2
@@ -56,7 +57,7 @@ struct rcu_data {
 	u64 nudges_snapshot;
 	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
 	/* Owes the expedited GP a report: set by the requester with
-	 * release, claimed with xchg by whoever reports or clears it. */
+	 * release, claimed (rcu_exp_claim()) by whoever reports or clears it. */
 	bool exp_pending;
 	struct rcu_cblist cbs;		/* its CPU only, interrupts off */
 	struct thread *cb_thread;	/* invokes this CPU's callbacks */
@@ -124,6 +125,19 @@ void rcu_record_latency(u64 ns);
 void rcu_callbacks_tick(void);
 void rcu_exp_report_here(void);
 void rcu_exp_tick(void);
+
+/*
+ * Take a CPU's expedited report: the CPU itself does, when it is seen
+ * outside any reader (rcu_exp_report_here()), and so does the requester
+ * that found the CPU idle. They may try at the same moment, and exactly
+ * one must win and decrement the count, so the claim is an exchange, not
+ * a test and a store. Fully ordered: pairs with the release that set the
+ * flag, so the count the winner decrements already holds the requester's.
+ */
+static inline bool rcu_exp_claim(struct rcu_data *rdp)
+{
+	return xchg(&rdp->exp_pending, false);
+}
 void rcu_exp_init(void);
 void rcu_exp_show_state(void);
 /* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */
