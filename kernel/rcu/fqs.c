@@ -58,6 +58,7 @@ static void force_one(unsigned int cpu, unsigned long gp)
 		return;
 	}
 	/* Running: nudge it through the scheduler. */
+	rdp->found_running++;	/* GP thread only; for the stall warning */
 	if (rcu_bug(RCU_BUG_NO_NUDGE))
 		return;
 	rdp->nudges++;		/* GP thread only; statistics */
@@ -90,29 +91,30 @@ const char *rcu_offline_stall_verdict(unsigned int cpu)
 }
 
 /*
- * What a holdout did since the grace period began, and what that says:
- * a vCPU that took far fewer ticks than the grace period is old was not
+ * What a holdout did since the grace period began, and what that says.
+ * The forcing scan finding it running and not nudging it is a bug in RCU
+ * whatever the host did: both counts are the grace-period thread's own,
+ * so they do not depend on the holdout's vCPU being run. Otherwise a
+ * vCPU that took far fewer ticks than the grace period is old was not
  * run by the host (starvation, not a bug); one that ticked but never
  * reported either passed through schedule() without its report counting
- * (a bug in RCU), was never nudged although the grace-period thread forces
- * quiescent states every RCU_NUDGE_TICKS (a bug in RCU), or never
- * scheduled at all (a reader, or a region with preemption off, that does
- * not end).
+ * (a bug in RCU), or never scheduled at all (a reader, or a region with
+ * preemption off, that does not end).
  */
 static const char *stall_verdict(unsigned int cpu, u64 ticks, u64 expected,
-				 u64 switches, u64 nudges)
+				 u64 switches, u64 nudges, u64 found_running)
 {
 	const char *offline = rcu_offline_stall_verdict(cpu);
 
 	if (offline)
 		return offline;
+	if (found_running && !nudges)
+		return "it was never nudged to schedule: an RCU bug";
 	if (ticks * 4 < expected)
 		return "the host hardly ran this vCPU: starved, not a kernel bug";
 	if (switches)
 		return "it scheduled, yet its quiescent state was not counted: "
 		       "an RCU bug";
-	if (!nudges)
-		return "it was never nudged to schedule: an RCU bug";
 	return "it ran but never scheduled: a reader or a preempt-off "
 	       "region that does not end";
 }
@@ -129,6 +131,7 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	u64 switches = READ_ONCE(rdp->context_switches) -
 		       rdp->switches_snapshot;
 	u64 nudges = rdp->nudges - rdp->nudges_snapshot;
+	u64 found_running = rdp->found_running - rdp->found_running_snapshot;
 
 	(void)gp;
 	/* The idle counter against its sample and need_resched say whether
@@ -141,7 +144,8 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	pr_err("rcu:     cpu%u: since the grace period began: %llu ticks of "
 	       "~%llu expected, nudged %llu times, %llu passes through "
 	       "schedule(): %s\n", cpu, ticks, expected, nudges,
-	       switches, stall_verdict(cpu, ticks, expected, switches, nudges));
+	       switches, stall_verdict(cpu, ticks, expected, switches, nudges,
+					     found_running));
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
 }

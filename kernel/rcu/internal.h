@@ -55,6 +55,7 @@ struct rcu_data {
 	u64 ticks_snapshot;
 	u64 switches_snapshot;
 	u64 nudges_snapshot;
+	u64 found_running_snapshot;
 	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
 	/* Owes the expedited GP a report: set by the requester with
 	 * release, claimed (rcu_exp_claim()) by whoever reports or clears it. */
@@ -70,6 +71,7 @@ struct rcu_data {
 	u64 cbs_invoked;
 	u64 cbs_adopted;		/* moved here from CPUs gone offline */
 	u64 nudges;			/* reschedule IPIs received from RCU */
+	u64 found_running;		/* forcing scans that found it running */
 } __aligned(CACHE_LINE);
 
 struct rcu_state {

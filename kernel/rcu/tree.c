@@ -225,6 +225,8 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 		rcu_data[cpu].switches_snapshot =
 			READ_ONCE(rcu_data[cpu].context_switches);
 		rcu_data[cpu].nudges_snapshot = rcu_data[cpu].nudges;
+		rcu_data[cpu].found_running_snapshot =
+			rcu_data[cpu].found_running;
 		if (!(rcu_data[cpu].eqs_snapshot & 1))
 			mask |= 1ull << i;
 		if (rcu_bug(RCU_BUG_FORGET_CPU) && cpu == nr_cpus - 1 &&
