@@ -159,9 +159,11 @@ bool sched_pull_rt(unsigned int cpu)
 		return false;
 	beat = prio_to_beat(here);
 	for_each_online_cpu(c) {
+		struct run_queue *there = &run_queues[c];
+
 		/* Hints, rechecked under the locks by pick_waiting_rt(). */
-		if (c == cpu || READ_ONCE(run_queues[c].top_queued_prio) <= beat ||
-		    !READ_ONCE(run_queues[c].nr_movable))
+		if (c == cpu || READ_ONCE(there->top_queued_prio) <= beat ||
+		    !READ_ONCE(there->nr_movable))
 			continue;
 		if (pull_one(c, cpu, pick_waiting_rt, false))
 			return true;
