@@ -130,9 +130,14 @@ static void normal_waker(void *arg)
 
 	while (!READ_ONCE(prio_run.started[1]) && !READ_ONCE(prio_run.stop))
 		arch_cpu_relax();
+	/* No preemption between freeing the bystander and the wake-up: a
+	 * slice ending there would let the bystander record first. The
+	 * wake-up's reschedule happens at preempt_enable(). */
+	preempt_disable();
 	prio_run.ticket[i][0] = prio_take_ticket();
 	WRITE_ONCE(prio_run.ran, true);
 	complete(&prio_run.gate[0]);
+	preempt_enable();
 	prio_run.ticket[i][1] = prio_take_ticket();
 }
 
