@@ -38,8 +38,20 @@ CC		:= $(CROSS_COMPILE)gcc
 LD		:= $(CROSS_COMPILE)ld
 NM		:= $(CROSS_COMPILE)nm
 HOSTCC		:= gcc
-BUILD		:= build
 DEBUG		?= 1
+# The RCU flavour, chosen at build time as Linux chooses CONFIG_PREEMPT_RCU:
+# nopreempt (readers disable preemption, the article's RCU) or preempt
+# (readers may be preempted; kernel/rcu/preempt/). Each builds apart.
+RCU		?= nopreempt
+ifeq ($(RCU),preempt)
+BUILD		:= build/preempt
+RCU_PREEMPT	:= 1
+else ifeq ($(RCU),nopreempt)
+BUILD		:= build
+RCU_PREEMPT	:= 0
+else
+$(error RCU=$(RCU): expected nopreempt (the default) or preempt)
+endif
 KASAN		?= $(DEBUG)
 SMP		?= 4
 MEM		?= 512M
@@ -66,7 +78,8 @@ KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -fno-toplevel-reorder \
 		   -Wall -Wextra -Werror \
 		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) \
-		   -DKERNEL_KASAN=$(KASAN) -MMD -MP
+		   -DKERNEL_KASAN=$(KASAN) -DCONFIG_PREEMPT_RCU=$(RCU_PREEMPT) \
+		   -MMD -MP
 # The debug build also catches undefined behaviour and stack overruns,
 # with the kernel's own handlers (kernel/ubsan.c, kernel/stack_protector.c,
 # which are built without them).
@@ -110,7 +123,8 @@ HOST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		   -DLIB_HOST_TEST -I.
 SPARSE_FLAGS	:= -D__x86_64__ -m64 -Wsparse-all -Wno-declaration-after-statement \
 		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) \
-		   -DKERNEL_KASAN=$(KASAN) -Wno-non-pointer-null \
+		   -DKERNEL_KASAN=$(KASAN) -DCONFIG_PREEMPT_RCU=$(RCU_PREEMPT) \
+		   -Wno-non-pointer-null \
 		   -Wno-sizeof-bool -Wno-ptr-subtraction-blows
 
 # Every source of a kind is built, in every folder: a new file needs no
@@ -118,6 +132,9 @@ SPARSE_FLAGS	:= -D__x86_64__ -m64 -Wsparse-all -Wno-declaration-after-statement 
 KERNEL_C	:= $(sort $(shell find arch/$(ARCH) kernel lib tests/kernel -name '*.c'))
 ifneq ($(KASAN),1)
 KERNEL_C	:= $(filter-out $(KASAN_RUNTIME),$(KERNEL_C))
+endif
+ifneq ($(RCU),preempt)
+KERNEL_C	:= $(filter-out kernel/rcu/preempt/%,$(KERNEL_C))
 endif
 KERNEL_S	:= $(sort $(shell find boot arch/$(ARCH) -name '*.S'))
 KERNEL_OBJS	:= $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_S) $(KERNEL_C))

@@ -59,7 +59,7 @@ static void exp_ipi_handler(void)
 	 * (the claim itself is rcu_exp_claim()). */
 	if (!READ_ONCE(rdp->exp_pending))
 		return;
-	if (preempt_count() == 0) {
+	if (rcu_preempt_outside_reader()) {
 		rcu_exp_report_here();
 		return;
 	}
@@ -76,7 +76,7 @@ void rcu_exp_tick(void)
 {
 	/* A hint: rcu_exp_report_here() claims the flag. */
 	if (READ_ONCE(rcu_data[this_cpu_id()].exp_pending) &&
-	    preempt_count() == 0)
+	    rcu_preempt_outside_reader())
 		rcu_exp_report_here();
 }
 
@@ -117,6 +117,8 @@ static void exp_stall_warn(void *unused)
 			       READ_ONCE(cpu_area(cpu)->need_resched),
 			       offline ? ": " : "", offline ? offline : "");
 	}
+	rcu_preempt_show_blocked(true);
+	pr_err("rcu:     %u reports outstanding\n", READ_ONCE(exp_outstanding));
 	timer_rearm(&exp_stall_timer,
 		    clock_ns() + rcu_stall_timeout_ms * NSEC_PER_MSEC);
 }
@@ -192,6 +194,10 @@ void synchronize_rcu_expedited(void)
 		n++;
 	}
 	atomic_fetch_add(&exp_outstanding, n);
+	/* Readers preempted before now: a count for each leaf that has
+	 * them, taken by the flavour before it publishes the leaf's wait,
+	 * while our own hold keeps the count above zero. */
+	rcu_preempt_exp_start();
 	/* Full barrier (the locked add above): the flags and our updates
 	 * are visible before we read the idle counters, and before the
 	 * IPIs; pairs with the barriers in rcu_idle_exit() and
@@ -241,6 +247,21 @@ void synchronize_rcu_expedited(void)
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_EXP_END, 0,
 		    rcu_gp_number(exp_seq), rcu_exp_latency_last_ns);
 	mutex_unlock(&exp_mutex);
+}
+
+void rcu_exp_hold_report(void)
+{
+	/* Under the leaf's lock, with our own hold or an unreported CPU's
+	 * count keeping the total above zero: nothing to order. */
+	atomic_fetch_add(&exp_outstanding, 1);
+}
+
+void rcu_exp_report_leaf(void)
+{
+	/* Fully ordered, for exp_done(), as rcu_exp_report_here(): the
+	 * leaf's readers are over before the waiter's acquire. */
+	if (atomic_sub_return(&exp_outstanding, 1) == 0)
+		wake_up_all(&exp_wait);
 }
 
 /* For polled _full cookies (poll.c): the exp_seq value at which an
