@@ -48,6 +48,8 @@ void rcu_preempt_exp_start(void);
 /* Whether the code this interrupt (the tick, an IPI) interrupted is
  * outside every reader, so its CPU may report for itself at once. */
 bool rcu_preempt_outside_reader(void);
+/* Readers queued on a leaf since boot (statistics). */
+u64 rcu_preempt_blocked_count(void);
 /* Stall warnings: name the readers that hold up the normal or the
  * expedited grace period from their leaves' lists. */
 void rcu_preempt_show_blocked(bool expedited);
@@ -104,6 +106,11 @@ static inline bool rcu_preempt_outside_reader(void)
 
 static inline void rcu_preempt_tick(void)
 {
+}
+
+static inline u64 rcu_preempt_blocked_count(void)
+{
+	return 0;
 }
 
 static inline void rcu_preempt_show_blocked(bool expedited)

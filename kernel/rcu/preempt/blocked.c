@@ -137,7 +137,8 @@ void rcu_preempt_queue_reader(struct thread *t, unsigned int cpu)
 	}
 	t->rcu_blocked_node = leaf;
 	t->rcu_blocked_ns = clock_ns();
-	rcu_preempt_blocked_total++;
+	/* Locked: queues of other leaves count too. */
+	atomic_fetch_add(&rcu_preempt_blocked_total, 1);
 	raw_spin_unlock(&leaf->lock);
 }
 

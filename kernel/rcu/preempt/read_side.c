@@ -15,6 +15,12 @@
 
 u64 rcu_preempt_blocked_total;
 
+u64 rcu_preempt_blocked_count(void)
+{
+	/* Locked increments (blocked.c); a statistic, read whole. */
+	return READ_ONCE(rcu_preempt_blocked_total);
+}
+
 void rcu_preempt_switch(struct thread *prev, struct thread *next)
 {
 	struct percpu *area = this_cpu();
