@@ -6,8 +6,9 @@
 #   make test       host unit tests, sparse, the model check, make run's
 #                   checks, the boot matrix, crash tests, a benchmark
 #                   smoke run
-#   make model      spin checks the models of the grace-period engine and
-#                   of SRCU's counter flip (tests/model/)
+#   make model      spin checks the models of the grace-period engine, of
+#                   SRCU's counter flip and of preemptible RCU's
+#                   blocked-tasks list (tests/model/)
 #   make perf-test  the self-tests' speed figures judged, on the non-debug
 #                   kernel (a quiet host only)
 #   make stress-test the boot matrix while host processes load every core
@@ -308,8 +309,8 @@ bench-smoke: $(KERNEL)
 		--cmdline 'ktest=none bench=all bench.quick=1'
 	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log
 
-# spin: each model (grace-period engine, SRCU flip) verifies, and each
-# planted bug is rejected.
+# spin: each model (grace-period engine, SRCU flip, preemptible RCU's
+# blocked-tasks list) verifies, and each planted bug is rejected.
 model: deps
 	$(Q)tests/model/run
 

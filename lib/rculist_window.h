@@ -7,7 +7,8 @@
  * reader to see it. The user of lib/ defines the two symbols: the kernel
  * holds its debug build's RACE_RCULIST window open there
  * (race.windows=), the host tests do nothing. Closed, a window costs one
- * load and a branch not taken.
+ * load and a branch not taken; the kernel's non-debug build, which has
+ * no windows, compiles it away.
  */
 #ifndef LIB_RCULIST_WINDOW_H
 #define LIB_RCULIST_WINDOW_H
@@ -21,8 +22,10 @@ void rcu_list_window_hold(void);
 
 static __always_inline void rcu_list_window(void)
 {
+#if !defined(KERNEL_DEBUG) || KERNEL_DEBUG
 	if (unlikely(rcu_list_windows_open))
 		rcu_list_window_hold();
+#endif
 }
 
 #endif

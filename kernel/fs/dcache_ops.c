@@ -7,7 +7,9 @@
  */
 #include "dcache_internal.h"
 #include "ramfs.h"
+#include "arch.h"
 #include "kernel/errno.h"
+#include "kernel/printk.h"
 
 /* The parent entry of path's last component, a positive directory. */
 static struct dentry *parent_of(const char *path, const char **name,
@@ -68,6 +70,30 @@ out:
 	return err;
 }
 
+/*
+ * Free an inode the backing store unlinked. Its grace period must begin
+ * only once no entry leads to it: a walk that found the entry before it
+ * was unhashed is still inside its read-side section, and is waited for;
+ * one that finds the entry after the grace period began is not. The
+ * debug build checks that the name (parent, name) no longer finds an
+ * entry for this inode: the order KASAN once caught broken, checked
+ * every time instead of when a walk happens to meet it.
+ */
+static void release_unreachable_inode(struct dentry *parent, const char *name,
+				      size_t len, struct ramfs_inode *inode)
+{
+	struct dentry *still = KERNEL_DEBUG ?
+			       d_find_locked(parent, name, len) : NULL;
+
+	if (still && still->inode == inode) {
+		pr_err("BUG: dcache: the inode of '%.*s' freed while a hashed "
+		       "entry still leads to it\n", (int)len, name);
+		pr_err("Call Trace:\n");
+		arch_dump_stack();
+	}
+	ramfs_release(inode);
+}
+
 /**
  * dcache_remove - remove a file, or an empty directory
  * @path: absolute path
@@ -94,11 +120,8 @@ int dcache_remove(const char *path, bool is_dir)
 	err = ramfs_remove(parent->inode, name, len, is_dir, &unlinked);
 	if (!err && d)
 		d_kill(d);
-	/* The inode's grace period begins only now that no entry leads to
-	 * it: a walk that found the entry before d_kill() unhashed it is
-	 * still inside its read-side section, and is waited for. */
 	if (unlinked)
-		ramfs_release(unlinked);
+		release_unreachable_inode(parent, name, len, unlinked);
 out:
 	mutex_unlock(&namespace_mutex);
 	return err;
@@ -117,7 +140,7 @@ out:
  */
 int dcache_rename(const char *from, const char *to)
 {
-	struct dentry *from_parent, *to_parent, *src, *dst;
+	struct dentry *from_parent, *to_parent = NULL, *src, *dst;
 	struct ramfs_inode *unlinked = NULL;
 	const char *from_name, *to_name;
 	size_t from_len, to_len;
@@ -143,9 +166,8 @@ int dcache_rename(const char *from, const char *to)
 	if (src)
 		err = d_move(src, to_parent, to_name, to_len);
 out:
-	/* As in dcache_remove(): freed once no entry leads to it. */
 	if (unlinked)
-		ramfs_release(unlinked);
+		release_unreachable_inode(to_parent, to_name, to_len, unlinked);
 	mutex_unlock(&namespace_mutex);
 	return err;
 }

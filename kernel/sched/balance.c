@@ -1,9 +1,19 @@
 /*
  * Load balancing by pulling: a CPU that is idle, or that has two threads
- * fewer than the busiest CPU, takes one queued thread from it. Pulling
- * (never pushing) means the only CPU that changes a queue it does not own
- * is one that has nothing better to do. Load counts queued threads plus
- * the running one, idle excepted.
+ * fewer than the busiest CPU, takes one queued normal thread from it.
+ * Pulling (never pushing) means the only CPU that changes a queue it does
+ * not own is one that has nothing better to do. Load counts queued
+ * threads plus the running one, idle excepted.
+ *
+ * Real-time threads move by a pull of their own: at every tick, and on
+ * every pass of the idle loop, a CPU takes a real-time thread that waits
+ * on another CPU's queue (behind one at least as important) if it would
+ * run at once here, above everything this CPU runs or has queued. So a
+ * real-time thread allowed on a CPU that runs only normal threads, or
+ * idles, waits there at most one tick (1 ms at hz=1000), a few if the
+ * queue locks are busy (a pull never waits for a lock, see trylock_two()).
+ * The load pull leaves real-time threads alone: moving one by load could
+ * put it behind a higher priority.
  */
 #include "internal.h"
 
@@ -15,14 +25,62 @@ static unsigned int load_of(unsigned int cpu)
 	return READ_ONCE(rq->nr_queued) + (cur && cur != rq->idle);
 }
 
-/* A queued thread of `from` that may run on `cpu`. Both locks held. */
-static struct thread *find_movable(struct run_queue *from, unsigned int cpu)
+/* Chooses the queued thread of CPU `from` to move to `cpu`, or NULL;
+ * both queue locks held. */
+typedef struct thread *(*pick_fn)(unsigned int from, unsigned int cpu,
+				  bool idle);
+
+/* For the load pull: a queued normal thread of `from` that may run on
+ * `cpu`, if the loads (rechecked under the locks) still call for it. */
+static struct thread *pick_normal(unsigned int from, unsigned int cpu,
+				  bool idle)
 {
 	struct thread *t;
 
-	list_for_each_entry(t, &from->queue, run_link)
-		if (cpumask_test(&t->allowed, cpu))
+	if (!idle && load_of(from) < load_of(cpu) + 2)
+		return NULL;
+	list_for_each_entry(t, &run_queues[from].queue, run_link)
+		if (t->prio == SCHED_PRIO_NORMAL &&
+		    cpumask_test(&t->allowed, cpu))
 			return t;
+	return NULL;
+}
+
+/* The priority a thread must exceed to run at once on rq's CPU: that of
+ * its current thread or of its best queued one. Called on that CPU with
+ * interrupts off, so its current thread stays; the priority itself may
+ * change meanwhile (hence READ_ONCE, pairing with prio.c's WRITE_ONCE),
+ * and is read again under the lock before a thread moves. */
+static unsigned int prio_to_beat(struct run_queue *rq)
+{
+	unsigned int beat = READ_ONCE(rq->top_queued_prio);
+
+	if (rq->current != rq->idle)
+		beat = max_t(unsigned int, beat, READ_ONCE(rq->current->prio));
+	return beat;
+}
+
+/* For the real-time pull: the best queued thread of `from` that waits
+ * there (behind another at least as important, so not the head about to
+ * preempt `from`'s current thread), may run on `cpu`, and would run at
+ * once there. */
+static struct thread *pick_waiting_rt(unsigned int from, unsigned int cpu,
+				      bool idle)
+{
+	struct run_queue *there = &run_queues[from];
+	unsigned int beat = prio_to_beat(&run_queues[cpu]);
+	struct thread *t;
+	bool head = true;
+
+	(void)idle;
+	list_for_each_entry(t, &there->queue, run_link) {
+		if (t->prio <= beat)
+			break;
+		if (t->movable && cpumask_test(&t->allowed, cpu) &&
+		    !(head && rq_preempts_current(there, t)))
+			return t;
+		head = false;
+	}
 	return NULL;
 }
 
@@ -44,11 +102,35 @@ static bool trylock_two(struct run_queue *a, struct run_queue *b)
 	return false;
 }
 
+/* Move the thread pick() chooses from CPU `from`'s queue to cpu's. */
+static bool pull_one(unsigned int from, unsigned int cpu, pick_fn pick,
+		     bool idle)
+{
+	struct run_queue *here = &run_queues[cpu], *there = &run_queues[from];
+	struct thread *t;
+
+	preempt_disable();
+	if (!trylock_two(here, there)) {
+		here->balance_contended++;
+		preempt_enable_no_resched();
+		return false;
+	}
+	t = pick(from, cpu, idle);
+	if (t) {
+		rq_dequeue(there, t);
+		WRITE_ONCE(t->cpu, cpu);
+		rq_enqueue(here, t);
+		here->migrations_in++;
+	}
+	raw_spin_unlock(&there->lock);
+	raw_spin_unlock(&here->lock);
+	preempt_enable_no_resched();
+	return t != NULL;
+}
+
 bool sched_balance(unsigned int cpu, bool idle)
 {
 	unsigned int c, busiest = cpu, most = 0, mine = load_of(cpu);
-	struct run_queue *here = &run_queues[cpu], *there;
-	struct thread *t;
 
 	/* Lock-free scan: the loads are hints, rechecked under the locks. */
 	for_each_online_cpu(c) {
@@ -62,24 +144,29 @@ bool sched_balance(unsigned int cpu, bool idle)
 	}
 	if (busiest == cpu || (!idle && most < mine + 2))
 		return false;
-	there = &run_queues[busiest];
-	preempt_disable();
-	if (!trylock_two(here, there)) {
-		here->balance_contended++;
-		preempt_enable_no_resched();
+	return pull_one(busiest, cpu, pick_normal, idle);
+}
+
+/* Every CPU whose queue's head beats this CPU is tried, not only the
+ * best: the head may be pinned there, or about to run, while another
+ * CPU's queue has one that waits. */
+bool sched_pull_rt(unsigned int cpu)
+{
+	struct run_queue *here = &run_queues[cpu];
+	unsigned int c, beat;
+
+	if (READ_ONCE(here->going_down))
 		return false;
+	beat = prio_to_beat(here);
+	for_each_online_cpu(c) {
+		struct run_queue *there = &run_queues[c];
+
+		/* Hints, rechecked under the locks by pick_waiting_rt(). */
+		if (c == cpu || READ_ONCE(there->top_queued_prio) <= beat ||
+		    !READ_ONCE(there->nr_movable))
+			continue;
+		if (pull_one(c, cpu, pick_waiting_rt, false))
+			return true;
 	}
-	t = find_movable(there, cpu);
-	if (t && (idle || load_of(busiest) >= load_of(cpu) + 2)) {
-		rq_dequeue(there, t);
-		WRITE_ONCE(t->cpu, cpu);
-		rq_enqueue(here, t);
-		here->migrations_in++;
-	} else {
-		t = NULL;
-	}
-	raw_spin_unlock(&there->lock);
-	raw_spin_unlock(&here->lock);
-	preempt_enable_no_resched();
-	return t != NULL;
+	return false;
 }

@@ -69,13 +69,52 @@ static void check_schedule_allowed(unsigned int expected_count)
 		panic("scheduling while atomic");
 }
 
-void rq_enqueue(struct run_queue *rq, struct thread *t)
+/* Keep the hint of the queue's best waiting priority true. */
+static void note_top_queued_prio(struct run_queue *rq)
 {
-	list_add_tail(&t->run_link, &rq->queue);
+	unsigned int top = SCHED_PRIO_NORMAL;
+
+	if (!list_empty(&rq->queue))
+		top = list_first_entry(&rq->queue, struct thread,
+				       run_link)->prio;
+	if (top != rq->top_queued_prio)
+		WRITE_ONCE(rq->top_queued_prio, top);
+}
+
+/* The one place a thread joins a queue: before the first thread of a
+ * lower priority (or, ahead_of_equals, of its own), which keeps the queue
+ * in the order internal.h describes. */
+static void rq_insert(struct run_queue *rq, struct thread *t,
+		      bool ahead_of_equals)
+{
+	struct list_head *before = &rq->queue;
+	struct thread *q;
+
+	if (t->prio != SCHED_PRIO_NORMAL || ahead_of_equals) {
+		list_for_each_entry(q, &rq->queue, run_link) {
+			if (q->prio < t->prio ||
+			    (ahead_of_equals && q->prio == t->prio)) {
+				before = &q->run_link;
+				break;
+			}
+		}
+	}
+	list_add_tail(&t->run_link, before);
 	t->on_queue = true;
 	rq->nr_queued++;
 	if (t->movable)
 		WRITE_ONCE(rq->nr_movable, rq->nr_movable + 1);
+	note_top_queued_prio(rq);
+}
+
+void rq_enqueue(struct run_queue *rq, struct thread *t)
+{
+	rq_insert(rq, t, false);
+}
+
+void rq_enqueue_ahead(struct run_queue *rq, struct thread *t)
+{
+	rq_insert(rq, t, true);
 }
 
 void rq_dequeue(struct run_queue *rq, struct thread *t)
@@ -85,6 +124,15 @@ void rq_dequeue(struct run_queue *rq, struct thread *t)
 	rq->nr_queued--;
 	if (t->movable)
 		WRITE_ONCE(rq->nr_movable, rq->nr_movable - 1);
+	note_top_queued_prio(rq);
+}
+
+/* Strict priority: only a higher priority preempts, so equals keep FIFO
+ * order and normal threads wait for the end of a slice. Idle always
+ * gives way. Under rq's lock, which keeps its current thread alive. */
+bool rq_preempts_current(const struct run_queue *rq, const struct thread *t)
+{
+	return rq->current == rq->idle || t->prio > rq->current->prio;
 }
 
 /* Lock the queue that owns t, following it if it migrates meanwhile. */
@@ -130,7 +178,7 @@ bool wake_up_thread(struct thread *t)
 		 * run and find its condition true. */
 		if (rq->current != t && !t->on_queue) {
 			rq_enqueue(rq, t);
-			if (rq->current == rq->idle)
+			if (rq_preempts_current(rq, t))
 				resched_cpu(t->cpu);
 		}
 	}
@@ -179,7 +227,9 @@ void finish_switch(struct run_queue *rq)
  * A preempted thread stays queued whatever its state (but dead): it may
  * have been caught between marking itself asleep and testing its wait
  * condition, and dequeuing it there could lose a wake-up that already
- * happened.
+ * happened. A preempted real-time thread goes back ahead of its equals:
+ * FIFO means it runs until it blocks or yields, so a preemption by a
+ * higher priority must not cost it its turn.
  */
 static void __schedule(bool preempted)
 {
@@ -196,8 +246,12 @@ static void __schedule(bool preempted)
 	 * out of thread_exit(): once it is off the CPU its joiner frees it,
 	 * and a queue must not hold freed memory. */
 	if ((preempted || prev->state == THREAD_RUNNABLE) && !prev->is_idle &&
-	    prev->state != THREAD_DEAD)
-		rq_enqueue(rq, prev);
+	    prev->state != THREAD_DEAD) {
+		if (preempted && prev->prio != SCHED_PRIO_NORMAL)
+			rq_enqueue_ahead(rq, prev);
+		else
+			rq_enqueue(rq, prev);
+	}
 	next = pick_next(rq);
 	if (next == prev) {
 		raw_spin_unlock(&rq->lock);
@@ -261,7 +315,8 @@ void sched_reschedule_ipi(void)
 	set_need_resched(this_cpu_id());
 }
 
-/* Each tick: account, end the slice, balance now and then. */
+/* Each tick: account, end a normal thread's slice (a real-time thread
+ * has none), pull a waiting real-time thread, balance now and then. */
 void sched_tick(void)
 {
 	unsigned int cpu = this_cpu_id();
@@ -270,15 +325,21 @@ void sched_tick(void)
 
 	if (!rq->current)
 		return;
+	/* current->prio can change under our queue lock from another CPU
+	 * (WRITE_ONCE in sched/prio.c), which then reschedules us itself: a
+	 * stale read here costs at most one tick. */
 	if (rq->current == rq->idle) {
 		if (READ_ONCE(rq->nr_queued))
 			set_need_resched(cpu);
-	} else if (now - rq->slice_start_ns >= SCHED_SLICE_MS * NSEC_PER_MSEC) {
+	} else if (READ_ONCE(rq->current->prio) == SCHED_PRIO_NORMAL &&
+		   now - rq->slice_start_ns >= SCHED_SLICE_MS * NSEC_PER_MSEC) {
 		if (READ_ONCE(rq->nr_queued))
 			set_need_resched(cpu);
 		else
 			rq->slice_start_ns = now;
 	}
+	if (sched_pull_rt(cpu))
+		set_need_resched(cpu);
 	if (++rq->ticks_since_balance >= SCHED_BALANCE_TICKS) {
 		rq->ticks_since_balance = 0;
 		if (sched_balance(cpu, false))

@@ -47,7 +47,7 @@ __noreturn void cpu_idle_loop(void)
 		    sched_cpu_may_park(rq))
 			cpu_die_here();
 		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
-		    !sched_balance(cpu, true)) {
+		    !sched_pull_rt(cpu) && !sched_balance(cpu, true)) {
 			u64 start = clock_ns();
 
 			rcu_idle_enter();

@@ -6,10 +6,24 @@
 
 #define SCHED_BALANCE_TICKS	8
 
+/*
+ * A CPU's queue is one list in priority order, highest first and FIFO
+ * among equals, so its head is what runs next and everything that walks
+ * a queue (balancing, hotplug) needs no other view. One list per level
+ * and a bitmap (Linux's rt_prio_array) would make an insertion O(1), but
+ * it costs 100 list heads on each of MAX_CPUS queues, and here a queue
+ * holds a few threads: a real-time thread walks past the real-time ones
+ * ahead of it, a normal thread goes to the tail without a walk.
+ */
 struct run_queue {
 	spinlock_t lock;
 	struct list_head queue;		/* runnable, not running */
 	unsigned int nr_queued;
+	/* The priority of the queue's head (0 when empty): a real-time
+	 * thread waits here. Written under lock (WRITE_ONCE), read as a hint
+	 * without it (READ_ONCE) by CPUs looking for one to pull, rechecked
+	 * under the locks (sched_pull_rt()). */
+	unsigned int top_queued_prio;
 	/* Queued threads allowed on other CPUs too: what a puller could
 	 * take. Written under lock (WRITE_ONCE), read as a hint without it
 	 * (READ_ONCE in sched_balance()), so idle CPUs do not take the locks
@@ -30,8 +44,14 @@ struct run_queue {
 
 extern struct run_queue run_queues[MAX_CPUS];
 
+/* Queue t behind the threads of its priority (a wake-up, a yield). */
 void rq_enqueue(struct run_queue *rq, struct thread *t);
+/* Queue t ahead of the threads of its priority: a real-time thread that
+ * was preempted, or whose priority was lowered, keeps its turn. */
+void rq_enqueue_ahead(struct run_queue *rq, struct thread *t);
 void rq_dequeue(struct run_queue *rq, struct thread *t);
+/* Whether t, queued on rq, must run before rq's current thread. */
+bool rq_preempts_current(const struct run_queue *rq, const struct thread *t);
 struct run_queue *lock_thread_rq(struct thread *t, unsigned long *flags);
 void resched_cpu(unsigned int cpu);
 void finish_switch(struct run_queue *rq);
@@ -51,5 +71,8 @@ void table_add(struct thread *t);
 void set_allowed(struct thread *t, const struct cpumask *allowed);
 /* Pull one thread from the busiest CPU; interrupts must be off. */
 bool sched_balance(unsigned int cpu, bool idle);
+/* Pull a real-time thread that waits elsewhere and would run at once
+ * here; interrupts must be off. */
+bool sched_pull_rt(unsigned int cpu);
 
 #endif

@@ -1,10 +1,15 @@
 /*
  * Kernel threads and the scheduler.
  *
- * Every CPU has a run queue of runnable threads and serves it round-robin
- * with a fixed time slice; the tick asks for a reschedule when the slice
- * ends, and an interrupt returning to preemptible code acts on that
- * (kernel preemption). Idle CPUs pull queued threads from busy ones.
+ * Every CPU has a run queue of runnable threads. Normal threads (priority
+ * 0) share the CPU round-robin with a fixed time slice; the tick asks for
+ * a reschedule when the slice ends, and an interrupt returning to
+ * preemptible code acts on that (kernel preemption). Real-time threads
+ * (priorities 1..99, Linux's SCHED_FIFO) come first: the highest runs
+ * until it blocks or yields, one made runnable above the running thread
+ * preempts it at once, and equals run in FIFO order. Idle CPUs pull
+ * queued threads from busy ones; any CPU pulls a waiting real-time thread
+ * that would run at once on it (sched/balance.c).
  *
  * Every pass through the scheduler on a CPU calls
  * rcu_note_context_switch() once: it is a quiescent state of that CPU,
@@ -22,6 +27,8 @@
 
 #define THREAD_NAME_MAX	24
 #define SCHED_SLICE_MS	4
+#define SCHED_PRIO_NORMAL	0
+#define SCHED_PRIO_RT_MAX	99
 
 enum thread_state {
 	THREAD_RUNNABLE,	/* queued, or running */
@@ -48,6 +55,14 @@ struct thread {
 	/* A per-CPU kernel thread (rcuc/N): a CPU going offline lets it run
 	 * until it sleeps, then leaves it parked with the CPU. */
 	bool per_cpu;
+	/* Priorities, 0 (normal) or 1..99 (real-time FIFO); written under
+	 * the lock of the queue that owns the thread. prio, the one the
+	 * scheduler uses, is max(base_prio, boost_prio) (see
+	 * thread_boost_priority()); it is read without the lock as a hint by
+	 * the tick, the balancer and `ps` (READ_ONCE). */
+	unsigned int prio;
+	unsigned int base_prio;
+	unsigned int boost_prio;
 	void (*fn)(void *arg);
 	void *arg;
 	u64 switched_in_ns;
@@ -96,6 +111,26 @@ void sleep_ns(u64 ns);
 /* Make a sleeping thread runnable; true if it was asleep. */
 bool wake_up_thread(struct thread *t);
 
+/*
+ * Priorities (sched/prio.c). thread_set_priority() sets t's own (base)
+ * priority: 0 normal, 1..99 real-time FIFO; anything else is refused with
+ * -EINVAL and t is left as it was. thread_priority() is the effective
+ * priority, the one the scheduler acts on.
+ *
+ * Boosting is for a holder of something a higher-priority thread waits
+ * for (RCU will boost a preempted reader blocking a grace period): it
+ * raises t's effective priority to at least prio (1..99) until
+ * thread_unboost_priority() drops it back to the base. One boost at a
+ * time: a second boost replaces the first, one unboost ends it, so a
+ * thread should have one booster. A change of the base meanwhile keeps
+ * the boost.
+ */
+int thread_set_priority(struct thread *t, unsigned int prio);
+unsigned int thread_priority(const struct thread *t);
+unsigned int thread_base_priority(const struct thread *t);
+int thread_boost_priority(struct thread *t, unsigned int prio);
+void thread_unboost_priority(struct thread *t);
+
 /* Called from interrupt return with interrupts off (traps.c). */
 void preempt_schedule_irq(void);
 void sched_reschedule_ipi(void);
@@ -114,6 +149,8 @@ struct thread_info {
 	char name[THREAD_NAME_MAX];
 	enum thread_state state;
 	unsigned int cpu;
+	unsigned int prio;		/* effective */
+	unsigned int base_prio;
 	bool running;
 	u64 run_ns;
 	u64 switches;

@@ -207,6 +207,8 @@ size_t thread_snapshot(struct thread_info *out, size_t max)
 		strlcpy(out[n].name, t->name, sizeof(out[n].name));
 		out[n].state = READ_ONCE(t->state);
 		out[n].cpu = READ_ONCE(t->cpu);
+		out[n].prio = READ_ONCE(t->prio);
+		out[n].base_prio = READ_ONCE(t->base_prio);
 		out[n].running = READ_ONCE(t->on_cpu);
 		out[n].run_ns = READ_ONCE(t->run_ns);
 		if (out[n].running)

@@ -7,6 +7,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 /* Threads that may be created between counting and copying the table. */
@@ -81,6 +82,18 @@ SHELL_COMMAND("cpu", "cpu N off|on",
 	      "'cpu N on' starts it again.",
 	      cmd_cpu);
 
+/* ps's priority column: `-` for a normal thread, the real-time priority
+ * otherwise, with a `*` when a boost lifts it above the thread's own. */
+static void format_priority(char *out, size_t size,
+			    const struct thread_info *t)
+{
+	if (t->prio == SCHED_PRIO_NORMAL)
+		strlcpy(out, "-", size);
+	else
+		ksnprintf(out, size, "%u%s", t->prio,
+			  t->prio != t->base_prio ? "*" : "");
+}
+
 static void cmd_ps(int argc, char **argv)
 {
 	size_t max = sched_nr_threads() + PS_SLACK, n, i;
@@ -94,16 +107,18 @@ static void cmd_ps(int argc, char **argv)
 		return;
 	}
 	n = thread_snapshot(info, max);
-	console_printf("     id  name                      state     cpu  "
+	console_printf("     id  name                      state     cpu  pri  "
 		       "    run time    switches\n");
 	for (i = 0; i < n; i++) {
 		const struct thread_info *t = &info[i];
 		u64 ms = t->run_ns / NSEC_PER_MSEC;
+		char pri[8];
 
-		console_printf("%7llu  %-24s  %-8s  %3u  %8llu.%03llu s  "
+		format_priority(pri, sizeof(pri), t);
+		console_printf("%7llu  %-24s  %-8s  %3u  %3s  %8llu.%03llu s  "
 			       "%10llu\n", t->id, t->name,
 			       t->running ? "running" :
-			       thread_state_name(t->state), t->cpu,
+			       thread_state_name(t->state), t->cpu, pri,
 			       ms / 1000, ms % 1000, t->switches);
 	}
 	console_printf("%zu threads%s\n", n,
@@ -111,5 +126,8 @@ static void cmd_ps(int argc, char **argv)
 	kfree(info);
 }
 SHELL_COMMAND("ps", "ps",
-	      "threads: id, name, state, CPU, run time, context switches",
+	      "threads: id, name, state, CPU, priority, run time, context "
+	      "switches\n"
+	      "pri is - for a normal thread, 1..99 for a real-time one; a * "
+	      "marks a priority boosted above the thread's own.",
 	      cmd_ps);
