@@ -2,9 +2,12 @@
  * Expedited grace periods: instead of waiting for every CPU to schedule,
  * IPI every CPU that is not idle. A CPU that the IPI finds outside any
  * reader (preempt_count 0 in the interrupted code: interrupts do not
- * raise it) reports at once; one inside a reader gets need_resched, so
- * its outermost rcu_read_unlock() (preempt_enable) goes through
- * schedule() and reports there; idle entry and the tick report too.
+ * raise it; in the preemptible flavour, its read-side depth 0 too)
+ * reports at once; one inside a reader gets need_resched, so it goes
+ * through schedule() at its next preemption point and reports there
+ * (its outermost rcu_read_unlock(), or, in the preemptible flavour, the
+ * interrupt's exit, where the switch queues the reader for the leaf to
+ * answer for: kernel/rcu/preempt/); idle entry and the tick report too.
  *
  * Concurrent callers share the work through exp_seq, numbered like
  * gp_seq: a caller that finds, once it holds exp_mutex, that a whole
@@ -64,9 +67,10 @@ static void exp_ipi_handler(void)
 		return;
 	}
 	/* Inside a reader (or any preempt-disabled region): report at
-	 * its end, through schedule(). Our own CPU's flag, read by its
-	 * preempt_enable(): program order suffices; ONCE because other
-	 * CPUs set it too (resched_cpu()). */
+	 * the next pass through schedule() (see the header). Our own CPU's
+	 * flag, read by its preempt_enable() and the interrupt's exit:
+	 * program order suffices; ONCE because other CPUs set it too
+	 * (resched_cpu()). */
 	WRITE_ONCE(this_cpu()->need_resched, 1);
 }
 

@@ -18,7 +18,13 @@ void rcu_preempt_switch(struct thread *prev, struct thread *next);
 /* Whether t, switched out, is inside a reader: a CPU going down must run
  * it until it leaves, since grace periods wait for it. */
 bool rcu_preempt_in_reader(const struct thread *t);
+/* The running thread exits: a section it left open is ended. */
+void rcu_preempt_thread_exit(void);
 #else
+static inline void rcu_preempt_thread_exit(void)
+{
+}
+
 static inline bool rcu_preempt_in_reader(const struct thread *t)
 {
 	(void)t;

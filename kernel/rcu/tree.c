@@ -4,7 +4,10 @@
  * A grace period ends once every CPU has passed through a quiescent
  * state since it began. Readers run with preemption disabled and may not
  * sleep, so a CPU is quiescent whenever it passes through schedule(), and
- * all the time it is idle. The engine:
+ * all the time it is idle. (In the preemptible flavour a reader may be
+ * switched out; the switch still counts for its CPU, and the reader is
+ * queued on the CPU's leaf, which answers for it: kernel/rcu/flavour.h
+ * names the few places below where that matters.) The engine:
  *
  *  1. Numbers grace periods. rcu_state.gp_seq is odd while one runs; the
  *     one that starts at 2n-1 ends at 2n. Whoever needs a grace period
@@ -66,7 +69,13 @@
 #include "lib/atomic.h"
 #include "lib/format.h"
 
-struct rcu_state rcu_state;
+/* The root's blocked-readers list is ready before rcu_init(): until then
+ * every CPU reports to the root. */
+struct rcu_state rcu_state = {
+#if CONFIG_PREEMPT_RCU
+	.root.blkd_tasks = LIST_HEAD_INIT(rcu_state.root.blkd_tasks),
+#endif
+};
 /* Until rcu_init() builds the tree every CPU points at the root, whose
  * gp_seq stays 0 (no grace period) until then: the APs schedule before
  * RCU is set up. Every CPU starts in the extended quiescent state of a
@@ -348,7 +357,11 @@ static void gp_start(void)
  * report before the end. */
 static bool gp_complete(void)
 {
-	return READ_ONCE(rcu_state.root.qsmask) == 0 &&
+	/* qsmask first, with acquire, then the blocked readers: when the
+	 * root is the only leaf, a reader is queued on it (gp_tasks set)
+	 * before its CPU's report clears its bit, both under the root's
+	 * lock; reading in the other order could miss both. */
+	return smp_load_acquire(&rcu_state.root.qsmask) == 0 &&
 	       !rcu_preempt_blocks_gp_hint(&rcu_state.root);
 }
 
@@ -431,7 +444,6 @@ __init void rcu_init(void)
 	wait_queue_init(&rcu_state.gp_wait);
 	wait_queue_init(&rcu_state.gp_done);
 	spin_lock_init(&rcu_state.root.lock);
-	rcu_preempt_init_node(&rcu_state.root);
 	rcu_fanout_leaf = fanout_leaf_for(nr_cpus);
 	rcu_state.nr_leaves = DIV_ROUND_UP(nr_cpus, rcu_fanout_leaf);
 	for (i = 0; i < rcu_state.nr_leaves; i++) {

@@ -51,8 +51,11 @@ static void report_sleeping_reader(void)
 static void check_schedule_allowed(unsigned int expected_count)
 {
 	struct thread *t = current_thread();
+	/* One instruction on this CPU's area: a thread preempted and moved
+	 * between loading this_cpu() and the field would read another
+	 * CPU's reader. */
 	bool in_reader = (KERNEL_DEBUG || CONFIG_PREEMPT_RCU) &&
-			 this_cpu()->rcu_nesting;
+			 arch_percpu_read32(PERCPU_OFF(rcu_nesting));
 
 	if (likely(preempt_count() == expected_count && arch_irqs_enabled() &&
 		   !in_reader))

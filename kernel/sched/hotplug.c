@@ -4,8 +4,10 @@
  * A CPU is told to go down through its run queue's going_down flag and a
  * reschedule IPI. From its next pass through schedule() it runs only its
  * per-CPU kernel threads, until they sleep, and threads preempted inside
- * a preemptible RCU reader, until they leave it (grace periods, which
- * the hotplug path waits for, wait for them), and then its idle thread,
+ * a preemptible RCU reader, until they leave it (grace periods wait for
+ * them, and one pinned here could not run again until the CPU came
+ * back, while the hotplug path itself waits for grace periods), and
+ * then its idle thread,
  * which moves every thread that may run elsewhere to other online CPUs:
  * those queued, and those asleep whose wake-up would have queued them
  * here. Threads pinned to the CPU stay on its queue, and run again when

@@ -12,6 +12,7 @@
 #include "preempt.h"
 #include "kernel/rcu/internal.h"
 #include "kernel/percpu.h"
+#include "kernel/printk.h"
 
 u64 rcu_preempt_blocked_total;
 
@@ -33,9 +34,27 @@ void rcu_preempt_switch(struct thread *prev, struct thread *next)
 	area->rcu_lock_ip = next->rcu_lock_ip;
 }
 
+/* t is off its CPU, or is the thread in __schedule() on it, whose depth
+ * rcu_preempt_note_context_switch() has just recorded; read under the
+ * run queue's lock, which orders it after that store. */
 bool rcu_preempt_in_reader(const struct thread *t)
 {
 	return t->rcu_nesting > 0;
+}
+
+void rcu_preempt_thread_exit(void)
+{
+	u32 depth = arch_percpu_read32(PERCPU_OFF(rcu_nesting));
+
+	if (!depth)
+		return;
+	/* As Linux's exit_rcu(): a thread must not leave its entry on a
+	 * leaf's list behind it, or the grace period waits for ever and
+	 * the list holds freed memory. Say so, and end the section. */
+	pr_err("BUG: thread %s exits inside an RCU read-side section "
+	       "(depth %u); ending it\n", current_thread()->name, depth);
+	while (arch_percpu_read32(PERCPU_OFF(rcu_nesting)))
+		rcu_read_unlock();
 }
 
 /* Everything an ended reader still owes: off its leaf's list. Interrupts
@@ -77,6 +96,10 @@ void rcu_preempt_note_context_switch(unsigned int cpu)
 
 	if (!t)
 		return;
+	/* pick_next() may look at t's depth (rcu_preempt_in_reader(), for a
+	 * CPU going down) before rcu_preempt_switch() saves it, and does not
+	 * save it at all when it picks t again: record it now. */
+	t->rcu_nesting = area->rcu_nesting;
 	if (area->rcu_nesting > 0) {
 		/* Preempted inside a reader: queued once, however often it
 		 * is switched out before its outermost unlock. */
