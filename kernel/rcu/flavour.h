@@ -48,8 +48,12 @@ void rcu_preempt_exp_start(void);
 /* Whether the code this interrupt (the tick, an IPI) interrupted is
  * outside every reader, so its CPU may report for itself at once. */
 bool rcu_preempt_outside_reader(void);
-/* Readers queued on a leaf since boot (statistics). */
+/* The forcing scan of a grace period gp_age_ms old: boost the readers
+ * that hold it up, once it is rcu.boost_delay_ms old (preempt/boost.c). */
+void rcu_preempt_boost(u64 gp_age_ms);
+/* Readers queued on a leaf since boot, and boosted (statistics). */
 u64 rcu_preempt_blocked_count(void);
+u64 rcu_preempt_boost_count(void);
 /* Stall warnings: name the readers that hold up the normal or the
  * expedited grace period from their leaves' lists. */
 void rcu_preempt_show_blocked(bool expedited);
@@ -108,7 +112,17 @@ static inline void rcu_preempt_tick(void)
 {
 }
 
+static inline void rcu_preempt_boost(u64 gp_age_ms)
+{
+	(void)gp_age_ms;
+}
+
 static inline u64 rcu_preempt_blocked_count(void)
+{
+	return 0;
+}
+
+static inline u64 rcu_preempt_boost_count(void)
 {
 	return 0;
 }

@@ -401,6 +401,8 @@ static void gp_thread_fn(void *unused)
 			WRITE_ONCE(rcu_state.gp_start_jiffies,
 				   (unsigned int)jiffies);
 			rcu_force_quiescent_states();
+			rcu_preempt_boost((clock_ns() - rcu_state.gp_start_ns) /
+					  NSEC_PER_MSEC);
 			rcu_check_stall();
 		}
 		gp_end();

@@ -79,6 +79,7 @@ struct thread {
 	struct list_head rcu_blocked_link;
 	struct rcu_node *rcu_blocked_node;
 	u64 rcu_blocked_ns;		/* when it was queued */
+	bool rcu_boosted;		/* its priority raised while queued */
 #endif
 	struct wait_queue *join_queue;
 };

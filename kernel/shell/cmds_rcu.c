@@ -33,7 +33,8 @@ static void print_grace_periods(void)
 			       s.latency_max_ns / 1000);
 	console_printf("stall warnings: %llu\n", s.stalls);
 	console_printf("flavour: %s; %llu readers preempted inside their "
-		       "sections\n", s.flavour, s.readers_blocked);
+		       "sections, %llu boosted\n", s.flavour, s.readers_blocked,
+		       s.readers_boosted);
 }
 
 static void print_cpus(void)

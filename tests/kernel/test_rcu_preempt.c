@@ -178,6 +178,85 @@ KTEST_ON_CPU(rcu_preempt, expedited_waits_for_a_preempted_reader, 0)
 	KEXPECT_TRUE(READ_ONCE(exp_returned));
 }
 
+/* A real-time hog on cpu1, above every normal thread and below the
+ * boost (rcu.boost_prio, 2 by default): it starves a normal reader it
+ * preempted until the test stops it. */
+#define HOG_PRIO	1
+
+static bool hog_go, hog_stop, hog_running;
+
+/* Made real-time before it spins: until then it yields, so that it
+ * cannot end the reader's section from a normal time slice. */
+static void hog_until_stopped(void *unused)
+{
+	(void)unused;
+	while (!READ_ONCE(hog_go))
+		yield();
+	WRITE_ONCE(hog_running, true);
+	while (!READ_ONCE(hog_stop))
+		arch_cpu_relax();
+}
+
+struct starved_reader {
+	bool inside, unlocking, left;
+};
+
+static void read_then_leave(void *arg)
+{
+	struct starved_reader *r = arg;
+
+	rcu_read_lock();
+	WRITE_ONCE(r->inside, true);
+	/* Stays inside until the hog has preempted it and it ran again:
+	 * only a boost lets it run while the hog spins. */
+	while (!READ_ONCE(hog_running))
+		arch_cpu_relax();
+	WRITE_ONCE(r->unlocking, true);
+	rcu_read_unlock();
+	/* Unboosted by the unlock: from here on the hog runs first. */
+	WRITE_ONCE(r->left, true);
+}
+
+/* Without boosting this test never ends: the grace period waits for a
+ * reader that the hog never lets run (the stall warning names it); the
+ * boot with rcu.boost=0 in tests/boots-preempt.txt expects exactly that. */
+KTEST_ON_CPU(rcu_preempt, reader_starved_by_a_realtime_hog_is_boosted, 0)
+{
+	struct starved_reader r = { 0 };
+	struct thread *reader, *hog;
+	unsigned int prio_after;
+	bool ran_beside_hog;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU for the reader and the hog");
+	WRITE_ONCE(hog_go, false);
+	WRITE_ONCE(hog_stop, false);
+	WRITE_ONCE(hog_running, false);
+	reader = thread_create_on(read_then_leave, &r, "starved", 1);
+	KASSERT_TRUE(reader != NULL);
+	while (!READ_ONCE(r.inside))
+		sleep_ms(1);
+	hog = thread_create_on(hog_until_stopped, NULL, "rt_hog", 1);
+	KASSERT_TRUE(hog != NULL);
+	KEXPECT_EQ(thread_set_priority(hog, HOG_PRIO), 0);
+	WRITE_ONCE(hog_go, true);
+	/* The hog runs only once it has preempted the reader, which is
+	 * then on its leaf's list. */
+	while (!READ_ONCE(hog_running) || !leaf_has_reader(1))
+		sleep_ms(1);
+	synchronize_rcu();	/* ends only once the reader has left */
+	/* The hog still spins: only a boost let the reader reach its
+	 * unlock, which dropped the boost again. */
+	ran_beside_hog = READ_ONCE(r.unlocking);
+	prio_after = thread_priority(reader);
+	WRITE_ONCE(hog_stop, true);
+	thread_join(hog);
+	thread_join(reader);
+	KEXPECT_TRUE(ran_beside_hog);
+	KEXPECT_EQ(prio_after, 0u);
+	KEXPECT_TRUE(READ_ONCE(r.left));
+}
+
 #else
 
 KTEST(rcu_preempt, needs_the_preemptible_flavour)
