@@ -147,7 +147,7 @@ void rcu_preempt_dequeue_reader(struct thread *t)
 	struct rcu_node *leaf = t->rcu_blocked_node;
 	struct list_head *link = &t->rcu_blocked_link;
 	struct list_head *next;
-	bool gp_wait_ends = false, exp_wait_ends = false;
+	bool gp_wait_ends = false, exp_wait_ends = false, boosted;
 
 	raw_spin_lock(&leaf->lock);
 	next = link->next == &leaf->blkd_tasks ? NULL : link->next;
@@ -161,10 +161,17 @@ void rcu_preempt_dequeue_reader(struct thread *t)
 	}
 	list_del_init(link);
 	t->rcu_blocked_node = NULL;
+	boosted = t->rcu_boosted;	/* set under this lock (boost.c) */
+	t->rcu_boosted = false;
 	if (gp_wait_ends)
 		rcu_report_node_done(leaf, leaf->gp_seq);
 	else
 		raw_spin_unlock(&leaf->lock);
 	if (exp_wait_ends)
 		rcu_exp_report_leaf();
+	/* Out of the wait it was boosted for: back to its own priority.
+	 * After the leaf's lock, which the booster holds while it takes
+	 * run queue locks (boost.c). */
+	if (boosted)
+		thread_unboost_priority(t);
 }
