@@ -23,7 +23,13 @@ struct percpu {
 	u32 preempt_count;		/* > 0: this CPU may not switch threads */
 	u32 need_resched;		/* set by the tick or a wake-up */
 	u32 irq_depth;			/* hard-interrupt nesting */
-	u32 rcu_nesting;		/* debug build: rcu_read_lock depth */
+	/* rcu_read_lock() depth: the debug build's, and always with
+	 * preemptible RCU, where it belongs to the running thread: the
+	 * switch saves it and the next thread's special bits with the
+	 * thread (kernel/rcu/preempt/), so the fast path stays one
+	 * instruction on this CPU's area. */
+	u32 rcu_nesting;
+	u32 rcu_unlock_special;		/* preemptible RCU: RCU_SPECIAL_* */
 	u64 rcu_lock_ip;		/* debug build: where the outermost
 					 * rcu_read_lock() was */
 	struct thread *current;

@@ -2,9 +2,12 @@
  * Expedited grace periods: instead of waiting for every CPU to schedule,
  * IPI every CPU that is not idle. A CPU that the IPI finds outside any
  * reader (preempt_count 0 in the interrupted code: interrupts do not
- * raise it) reports at once; one inside a reader gets need_resched, so
- * its outermost rcu_read_unlock() (preempt_enable) goes through
- * schedule() and reports there; idle entry and the tick report too.
+ * raise it; in the preemptible flavour, its read-side depth 0 too)
+ * reports at once; one inside a reader gets need_resched, so it goes
+ * through schedule() at its next preemption point and reports there
+ * (its outermost rcu_read_unlock(), or, in the preemptible flavour, the
+ * interrupt's exit, where the switch queues the reader for the leaf to
+ * answer for: kernel/rcu/preempt/); idle entry and the tick report too.
  *
  * Concurrent callers share the work through exp_seq, numbered like
  * gp_seq: a caller that finds, once it holds exp_mutex, that a whole
@@ -59,14 +62,15 @@ static void exp_ipi_handler(void)
 	 * (the claim itself is rcu_exp_claim()). */
 	if (!READ_ONCE(rdp->exp_pending))
 		return;
-	if (preempt_count() == 0) {
+	if (rcu_preempt_outside_reader()) {
 		rcu_exp_report_here();
 		return;
 	}
 	/* Inside a reader (or any preempt-disabled region): report at
-	 * its end, through schedule(). Our own CPU's flag, read by its
-	 * preempt_enable(): program order suffices; ONCE because other
-	 * CPUs set it too (resched_cpu()). */
+	 * the next pass through schedule() (see the header). Our own CPU's
+	 * flag, read by its preempt_enable() and the interrupt's exit:
+	 * program order suffices; ONCE because other CPUs set it too
+	 * (resched_cpu()). */
 	WRITE_ONCE(this_cpu()->need_resched, 1);
 }
 
@@ -76,7 +80,7 @@ void rcu_exp_tick(void)
 {
 	/* A hint: rcu_exp_report_here() claims the flag. */
 	if (READ_ONCE(rcu_data[this_cpu_id()].exp_pending) &&
-	    preempt_count() == 0)
+	    rcu_preempt_outside_reader())
 		rcu_exp_report_here();
 }
 
@@ -117,6 +121,8 @@ static void exp_stall_warn(void *unused)
 			       READ_ONCE(cpu_area(cpu)->need_resched),
 			       offline ? ": " : "", offline ? offline : "");
 	}
+	rcu_preempt_show_blocked(true);
+	pr_err("rcu:     %u reports outstanding\n", READ_ONCE(exp_outstanding));
 	timer_rearm(&exp_stall_timer,
 		    clock_ns() + rcu_stall_timeout_ms * NSEC_PER_MSEC);
 }
@@ -192,6 +198,10 @@ void synchronize_rcu_expedited(void)
 		n++;
 	}
 	atomic_fetch_add(&exp_outstanding, n);
+	/* Readers preempted before now: a count for each leaf that has
+	 * them, taken by the flavour before it publishes the leaf's wait,
+	 * while our own hold keeps the count above zero. */
+	rcu_preempt_exp_start();
 	/* Full barrier (the locked add above): the flags and our updates
 	 * are visible before we read the idle counters, and before the
 	 * IPIs; pairs with the barriers in rcu_idle_exit() and
@@ -241,6 +251,21 @@ void synchronize_rcu_expedited(void)
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_EXP_END, 0,
 		    rcu_gp_number(exp_seq), rcu_exp_latency_last_ns);
 	mutex_unlock(&exp_mutex);
+}
+
+void rcu_exp_hold_report(void)
+{
+	/* Under the leaf's lock, with our own hold or an unreported CPU's
+	 * count keeping the total above zero: nothing to order. */
+	atomic_fetch_add(&exp_outstanding, 1);
+}
+
+void rcu_exp_report_leaf(void)
+{
+	/* Fully ordered, for exp_done(), as rcu_exp_report_here(): the
+	 * leaf's readers are over before the waiter's acquire. */
+	if (atomic_sub_return(&exp_outstanding, 1) == 0)
+		wake_up_all(&exp_wait);
 }
 
 /* For polled _full cookies (poll.c): the exp_seq value at which an

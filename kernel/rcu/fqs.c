@@ -168,6 +168,7 @@ void rcu_check_stall(void)
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
 	       "%llu ms old; still waiting for:\n", rcu_gp_number(gp), age_ms);
 	for_each_holdout(gp, print_stalled_cpu);
+	rcu_preempt_show_blocked(false);
 }
 
 /*

@@ -8,6 +8,36 @@
 
 /* Once per pass through schedule() on this CPU: a quiescent state. */
 void rcu_note_context_switch(void);
+
+struct thread;
+#if CONFIG_PREEMPT_RCU
+/* The switch from prev to next, interrupts off: the read-side depth and
+ * special bits on this CPU's area are the running thread's, so they go
+ * with prev and next's come back (kernel/rcu/preempt/read_side.c). */
+void rcu_preempt_switch(struct thread *prev, struct thread *next);
+/* Whether t, switched out, is inside a reader: a CPU going down must run
+ * it until it leaves, since grace periods wait for it. */
+bool rcu_preempt_in_reader(const struct thread *t);
+/* The running thread exits: a section it left open is ended. */
+void rcu_preempt_thread_exit(void);
+#else
+static inline void rcu_preempt_thread_exit(void)
+{
+}
+
+static inline bool rcu_preempt_in_reader(const struct thread *t)
+{
+	(void)t;
+	return false;
+}
+
+static inline void rcu_preempt_switch(struct thread *prev,
+				      struct thread *next)
+{
+	(void)prev;
+	(void)next;
+}
+#endif
 /* The idle loop is about to halt / has woken: an extended quiescent state. */
 void rcu_idle_enter(void);
 void rcu_idle_exit(void);

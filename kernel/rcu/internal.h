@@ -3,6 +3,7 @@
 #define KERNEL_RCU_INTERNAL_H
 
 #include "cblist.h"
+#include "flavour.h"
 #include "hooks.h"
 #include "rcupdate.h"
 #include "kernel/mm/kasan.h"
@@ -34,6 +35,16 @@ struct rcu_node {
 	u64 qsmask;
 	unsigned int first_cpu;		/* leaves: CPU of bit 0 */
 	unsigned int index;		/* leaves: bit in the root's mask */
+#if CONFIG_PREEMPT_RCU
+	/* Readers preempted inside their sections on this leaf's CPUs,
+	 * newest first, and where the normal and the expedited grace
+	 * periods' waits begin: each waits for its entry and every one
+	 * after it (kernel/rcu/preempt/blocked.c). All under lock; gp_tasks
+	 * also peeked at lock-free by gp_complete(). */
+	struct list_head blkd_tasks;
+	struct list_head *gp_tasks;
+	struct list_head *exp_tasks;
+#endif
 } __aligned(CACHE_LINE);
 
 /* Per-CPU RCU state: written by its CPU, read by the grace-period thread. */
@@ -116,6 +127,11 @@ static inline struct rcu_node *rcu_leaf(unsigned int i)
 }
 
 void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);
+/* Called with node->lock held (interrupts off), which it releases: the
+ * node may have nothing left to wait for in gp_seq (a CPU reported, or
+ * its last blocked reader ended); if so, tell the root, or the GP
+ * thread if it is the root. */
+void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq);
 /* quiescent.c: report this CPU's quiescent state, if a grace period it
  * has not reported runs. Interrupts off. */
 void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason);
@@ -126,6 +142,11 @@ const char *rcu_offline_stall_verdict(unsigned int cpu);
 void rcu_record_latency(u64 ns);
 void rcu_callbacks_tick(void);
 void rcu_exp_report_here(void);
+/* The expedited grace period also waits for a leaf's readers preempted
+ * inside their sections (kernel/rcu/preempt/): one more report to wait
+ * for, and the leaf's report once the last of them is done. */
+void rcu_exp_hold_report(void);
+void rcu_exp_report_leaf(void);
 void rcu_exp_tick(void);
 
 /*

@@ -60,6 +60,8 @@ void rcu_note_context_switch(void)
 	unsigned int cpu = this_cpu_id();
 
 	rcu_data[cpu].context_switches++;
+	/* A reader being switched out is queued before the CPU reports. */
+	rcu_preempt_note_context_switch(cpu);
 	note_quiescent_state(cpu, TRACE_QS_CONTEXT_SWITCH);
 	/* A hint, set by synchronize_rcu_expedited(): the report claims
 	 * the flag with xchg, so a stale false only leaves the report to

@@ -85,6 +85,68 @@ static inline void rcu_invoke_callback(struct rcu_head *head)
 void rcu_read_unlock_underflow(void);
 void rcu_dereference_warn(const char *file, int line);
 
+#if CONFIG_PREEMPT_RCU
+void rcu_read_unlock_special(void);
+
+/**
+ * rcu_read_lock - begin a read-side critical section
+ *
+ * Context: any: threads, interrupt handlers, preemption or interrupts
+ * already off; nests. Never sleeps, and the section it opens must not
+ * sleep either (the debug build panics), but in this flavour it may be
+ * preempted: the depth belongs to the thread (it moves with it at each
+ * switch, see percpu.h), and a thread switched out inside a section is
+ * queued where grace periods wait for it (kernel/rcu/preempt/).
+ * One instruction on this CPU's area, which an interrupt cannot split;
+ * the compiler barrier keeps the section's accesses after it.
+ */
+static __always_inline void rcu_read_lock(void)
+{
+	if (KERNEL_DEBUG && arch_percpu_read32(PERCPU_OFF(rcu_nesting)) == 0)
+		arch_percpu_write64(PERCPU_OFF(rcu_lock_ip), _THIS_IP_);
+	arch_percpu_inc32(PERCPU_OFF(rcu_nesting));
+	barrier();
+}
+
+/**
+ * rcu_read_unlock - end a read-side critical section
+ *
+ * Context: wherever the matching rcu_read_lock() was. Never sleeps. The
+ * outermost unlock of a thread that was preempted inside its section
+ * takes it off its leaf's list (rcu_read_unlock_special()), which may
+ * end a grace period. The debug build panics on an unlock without a lock.
+ * Depth first, then the special bits: a switch between the two sees the
+ * depth at 0 and does the slow path itself, and an interrupt's reader
+ * between them does it, or leaves it to the next preemption point.
+ */
+static __always_inline void rcu_read_unlock(void)
+{
+	barrier();
+	if (KERNEL_DEBUG &&
+	    unlikely(arch_percpu_read32(PERCPU_OFF(rcu_nesting)) == 0))
+		rcu_read_unlock_underflow();
+	arch_percpu_dec32(PERCPU_OFF(rcu_nesting));
+	barrier();
+	if (unlikely(arch_percpu_read32(PERCPU_OFF(rcu_unlock_special))) &&
+	    arch_percpu_read32(PERCPU_OFF(rcu_nesting)) == 0)
+		rcu_read_unlock_special();
+}
+
+/**
+ * rcu_read_lock_any_held - does anything keep a grace period from ending?
+ *
+ * Context: any; never sleeps. A reader, and also preemption off for any
+ * reason (a spinlock, say), interrupts off, or an interrupt handler, as
+ * Linux's rcu_read_lock_any_held() counts them. Orders nothing.
+ */
+static inline bool rcu_read_lock_any_held(void)
+{
+	return arch_percpu_read32(PERCPU_OFF(rcu_nesting)) > 0 ||
+	       preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
+}
+
+#else
+
 /**
  * rcu_read_lock - begin a read-side critical section
  *
@@ -143,6 +205,7 @@ static inline bool rcu_read_lock_any_held(void)
 {
 	return preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
 }
+#endif
 
 /**
  * rcu_read_lock_held - is the caller inside rcu_read_lock()?
@@ -150,12 +213,13 @@ static inline bool rcu_read_lock_any_held(void)
  * Context: any; never sleeps. For assertions. The debug build answers
  * exactly, from the nesting count of rcu_read_lock(): a spinlock or a
  * region with preemption off is no read-side section, however much it
- * happens to delay grace periods. The other build keeps no count and
- * answers as rcu_read_lock_any_held(). Orders nothing.
+ * happens to delay grace periods; so does the preemptible flavour, which
+ * always counts. The non-preemptible flavour's other build keeps no count
+ * and answers as rcu_read_lock_any_held(). Orders nothing.
  */
 static inline bool rcu_read_lock_held(void)
 {
-	if (KERNEL_DEBUG)
+	if (KERNEL_DEBUG || CONFIG_PREEMPT_RCU)
 		return arch_percpu_read32(PERCPU_OFF(rcu_nesting)) > 0;
 	return rcu_read_lock_any_held();
 }

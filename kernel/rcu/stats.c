@@ -33,6 +33,9 @@ void rcu_get_stats(struct rcu_stats *s)
 	s->stalls = READ_ONCE(rcu_state.stalls);
 	s->exp_stalls = READ_ONCE(rcu_exp_stalls);
 	s->kfree_blocks = READ_ONCE(rcu_kfree_blocks);
+	s->flavour = RCU_FLAVOUR_NAME;
+	s->readers_blocked = rcu_preempt_blocked_count();
+	s->readers_boosted = rcu_preempt_boost_count();
 	n = n < RCU_LATENCY_SAMPLES ? n : RCU_LATENCY_SAMPLES;
 	for (i = 0; i < n; i++)
 		sorted[i] = READ_ONCE(rcu_state.latency_ns[i]);

@@ -12,6 +12,9 @@ struct rcu_stats {
 	u64 stalls;
 	u64 exp_stalls;			/* expedited stall warnings */
 	u64 kfree_blocks;		/* kfree_rcu() blocks queued */
+	const char *flavour;		/* RCU_FLAVOUR_NAME */
+	u64 readers_blocked;		/* preempted inside a reader, queued */
+	u64 readers_boosted;		/* of those, boosted (preempt/boost.c) */
 	unsigned int latency_samples;	/* of the last 1024 grace periods */
 	u64 latency_min_ns, latency_median_ns, latency_p99_ns, latency_max_ns;
 };

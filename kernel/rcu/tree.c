@@ -4,7 +4,10 @@
  * A grace period ends once every CPU has passed through a quiescent
  * state since it began. Readers run with preemption disabled and may not
  * sleep, so a CPU is quiescent whenever it passes through schedule(), and
- * all the time it is idle. The engine:
+ * all the time it is idle. (In the preemptible flavour a reader may be
+ * switched out; the switch still counts for its CPU, and the reader is
+ * queued on the CPU's leaf, which answers for it: kernel/rcu/flavour.h
+ * names the few places below where that matters.) The engine:
  *
  *  1. Numbers grace periods. rcu_state.gp_seq is odd while one runs; the
  *     one that starts at 2n-1 ends at 2n. Whoever needs a grace period
@@ -66,7 +69,13 @@
 #include "lib/atomic.h"
 #include "lib/format.h"
 
-struct rcu_state rcu_state;
+/* The root's blocked-readers list is ready before rcu_init(): until then
+ * every CPU reports to the root. */
+struct rcu_state rcu_state = {
+#if CONFIG_PREEMPT_RCU
+	.root.blkd_tasks = LIST_HEAD_INIT(rcu_state.root.blkd_tasks),
+#endif
+};
 /* Until rcu_init() builds the tree every CPU points at the root, whose
  * gp_seq stays 0 (no grace period) until then: the APs schedule before
  * RCU is set up. Every CPU starts in the extended quiescent state of a
@@ -102,21 +111,21 @@ static __init unsigned int fanout_leaf_for(unsigned int cpus)
 	return least;
 }
 
-/* Clear `bit` in `node` for grace period gp_seq, climbing to the root
- * when the node empties. Interrupts off. */
-static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
+/* Whether a node still waits for anything in its grace period: CPUs
+ * (or, in the root, leaves) that have not reported, or readers
+ * preempted before it began. Under the node's lock. */
+static bool node_waits(const struct rcu_node *node)
+{
+	return node->qsmask || rcu_preempt_blocks_gp(node);
+}
+
+void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq)
 {
 	struct rcu_node *root = &rcu_state.root;
 	bool wake = false;
 
-	raw_spin_lock(&node->lock);
-	if (node->gp_seq != gp_seq || !(node->qsmask & bit)) {
-		raw_spin_unlock(&node->lock);
-		return;		/* stale, or reported already */
-	}
-	node->qsmask &= ~bit;
-	if (node->qsmask || node == root) {
-		wake = node == root && node->qsmask == 0;
+	if (node_waits(node) || node == root) {
+		wake = node == root && !node_waits(node);
 		raw_spin_unlock(&node->lock);
 	} else {
 		raw_spin_unlock(&node->lock);
@@ -131,6 +140,19 @@ static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
 	}
 	if (wake)
 		wake_up_all(&rcu_state.gp_wait);
+}
+
+/* Clear `bit` in `node` for grace period gp_seq, climbing to the root
+ * when the node empties. Interrupts off. */
+static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
+{
+	raw_spin_lock(&node->lock);
+	if (node->gp_seq != gp_seq || !(node->qsmask & bit)) {
+		raw_spin_unlock(&node->lock);
+		return;		/* stale, or reported already */
+	}
+	node->qsmask &= ~bit;
+	rcu_report_node_done(node, gp_seq);
 }
 
 /* Report cpu's quiescent state for gp_seq (by the CPU itself, or by the
@@ -155,6 +177,7 @@ void rcu_tick(void)
 		return;
 	rcu_callbacks_tick();
 	rcu_exp_tick();
+	rcu_preempt_tick();
 	/* cpu0 keeps time for the GP thread's scans. gp_seq and
 	 * gp_start_jiffies are hints from gp_start() and gp_thread_fn(): a
 	 * stale value only moves a scan by a tick. fqs_due reaches the GP
@@ -236,16 +259,36 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
 	return mask;
 }
 
+/* Whether a leaf has readers preempted inside their sections, which the
+ * next grace period must wait for even if none of its CPUs must report.
+ * A hint: node_start() looks again under the lock. */
+static bool leaf_has_blocked_readers(struct rcu_node *leaf)
+{
+	unsigned long flags = spin_lock_irqsave(&leaf->lock);
+	bool blocked = rcu_preempt_has_blocked(leaf);
+
+	spin_unlock_irqrestore(&leaf->lock, flags);
+	return blocked;
+}
+
 /* Publish a node's mask and grace period together, under its lock: a
  * CPU that sees the node's new gp_seq (see note_quiescent_state()) can
- * rely on its bit being set. */
-static void node_start(struct rcu_node *node, unsigned long gp, u64 mask)
+ * rely on its bit being set. A leaf's readers preempted before now wait
+ * with its CPUs; if the root waits for a leaf that has nothing left
+ * (its readers ended since the root's mask was made), report it now. */
+static void node_start(struct rcu_node *node, unsigned long gp, u64 mask,
+		       bool root_waits)
 {
 	raw_spin_lock(&node->lock);
 	node->qsmask = mask;
+	rcu_preempt_gp_start_leaf(node);
 	/* ONCE for note_quiescent_state()'s lock-free peek; report_up()
 	 * reads both fields under the lock. */
 	WRITE_ONCE(node->gp_seq, gp);
+	if (root_waits && !node_waits(node)) {
+		rcu_report_node_done(node, gp);
+		return;
+	}
 	raw_spin_unlock(&node->lock);
 }
 
@@ -280,19 +323,23 @@ static void gp_start(void)
 	 * rcu_gp_snap() before they sample gp_seq. */
 	smp_mb();
 	if (rcu_state.nr_leaves == 1) {
-		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root));
+		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root),
+			   false);
 	} else {
 		for (i = 0; i < rcu_state.nr_leaves; i++) {
-			leaf_masks[i] = leaf_wait_mask(&rcu_state.leaves[i]);
-			if (leaf_masks[i])
+			struct rcu_node *leaf = &rcu_state.leaves[i];
+
+			leaf_masks[i] = leaf_wait_mask(leaf);
+			if (leaf_masks[i] || leaf_has_blocked_readers(leaf))
 				root_mask |= 1ull << i;
 		}
-		node_start(&rcu_state.root, gp, root_mask);
+		node_start(&rcu_state.root, gp, root_mask, false);
 		/* A window after each node takes the grace period: the
 		 * reports of a leaf that empties at once must still reach
 		 * the root, whichever node took it first. */
 		for (i = 0; i < rcu_state.nr_leaves; i++) {
-			node_start(&rcu_state.leaves[i], gp, leaf_masks[i]);
+			node_start(&rcu_state.leaves[i], gp, leaf_masks[i],
+				   root_mask & (1ull << i));
 			race_window(RACE_GP_START);
 		}
 	}
@@ -304,12 +351,18 @@ static void gp_start(void)
 }
 
 /* Lock-free test in the GP thread's wait: report_up() clears the last
- * bit under the root lock, then wakes gp_wait, whose lock orders that
- * store before this re-test. gp_end() then takes the root lock, which
- * orders every report before the end. */
+ * bit (and the last blocked reader leaves the root's list) under the
+ * root lock, then wakes gp_wait, whose lock orders that store before
+ * this re-test. gp_end() then takes the root lock, which orders every
+ * report before the end. */
 static bool gp_complete(void)
 {
-	return READ_ONCE(rcu_state.root.qsmask) == 0;
+	/* qsmask first, with acquire, then the blocked readers: when the
+	 * root is the only leaf, a reader is queued on it (gp_tasks set)
+	 * before its CPU's report clears its bit, both under the root's
+	 * lock; reading in the other order could miss both. */
+	return smp_load_acquire(&rcu_state.root.qsmask) == 0 &&
+	       !rcu_preempt_blocks_gp_hint(&rcu_state.root);
 }
 
 static void gp_end(void)
@@ -348,6 +401,8 @@ static void gp_thread_fn(void *unused)
 			WRITE_ONCE(rcu_state.gp_start_jiffies,
 				   (unsigned int)jiffies);
 			rcu_force_quiescent_states();
+			rcu_preempt_boost((clock_ns() - rcu_state.gp_start_ns) /
+					  NSEC_PER_MSEC);
 			rcu_check_stall();
 		}
 		gp_end();
@@ -397,6 +452,7 @@ __init void rcu_init(void)
 		spin_lock_init(&rcu_state.leaves[i].lock);
 		rcu_state.leaves[i].first_cpu = i * rcu_fanout_leaf;
 		rcu_state.leaves[i].index = i;
+		rcu_preempt_init_node(&rcu_state.leaves[i]);
 	}
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct rcu_node *leaf = rcu_leaf(cpu / rcu_fanout_leaf);
@@ -412,8 +468,8 @@ __init void rcu_init(void)
 		rcu_cblist_init(&rcu_data[cpu].cbs);
 		wait_queue_init(&rcu_data[cpu].cb_wait);
 	}
-	pr_info("rcu: %u CPUs in %u leaf node%s of up to %u, stall warnings "
-		"after %u ms\n", nr_cpus, rcu_state.nr_leaves,
+	pr_info("rcu: %s, %u CPUs in %u leaf node%s of up to %u, stall "
+		"warnings after %u ms\n", RCU_FLAVOUR_NAME, nr_cpus, rcu_state.nr_leaves,
 		rcu_state.nr_leaves == 1 ? "" : "s", rcu_fanout_leaf,
 		rcu_stall_timeout_ms);
 }

@@ -45,14 +45,22 @@ static void report_sleeping_reader(void)
 
 /* schedule() with preemption or interrupts off would let a sleeping
  * thread block its CPU, or, inside rcu_read_lock(), end a grace period
- * under a reader. The test build panics so that the harness sees it. */
+ * under a reader. A preemptible reader may be preempted, but sleeping in
+ * it still holds up grace periods for as long as it sleeps. The test
+ * build panics so that the harness sees it. */
 static void check_schedule_allowed(unsigned int expected_count)
 {
 	struct thread *t = current_thread();
+	/* One instruction on this CPU's area: a thread preempted and moved
+	 * between loading this_cpu() and the field would read another
+	 * CPU's reader. */
+	bool in_reader = (KERNEL_DEBUG || CONFIG_PREEMPT_RCU) &&
+			 arch_percpu_read32(PERCPU_OFF(rcu_nesting));
 
-	if (likely(preempt_count() == expected_count && arch_irqs_enabled()))
+	if (likely(preempt_count() == expected_count && arch_irqs_enabled() &&
+		   !in_reader))
 		return;
-	if (KERNEL_DEBUG && this_cpu()->rcu_nesting)
+	if (in_reader)
 		report_sleeping_reader();
 	pr_err("BUG: scheduling while atomic: thread %s/%llu on cpu%u, "
 	       "preempt_count %u, interrupts %s\n", t ? t->name : "?",
@@ -190,7 +198,7 @@ static struct thread *pick_next(struct run_queue *rq)
 
 	if (unlikely(READ_ONCE(rq->going_down))) {
 		list_for_each_entry(next, &rq->queue, run_link) {
-			if (next->per_cpu) {
+			if (next->per_cpu || rcu_preempt_in_reader(next)) {
 				rq_dequeue(rq, next);
 				return next;
 			}
@@ -262,6 +270,7 @@ static void __schedule(bool preempted)
 	rq->current = next;
 	rq->switched_from = prev;
 	cpu_area(cpu)->current = next;
+	rcu_preempt_switch(prev, next);
 	trace_event(TRACE_SCHED, cpu, TRACE_SWITCH, prev->is_idle,
 		    (u32)prev->id, next->id);
 	arch_context_switch(&prev->saved_sp, next->saved_sp);

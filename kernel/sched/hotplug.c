@@ -3,7 +3,11 @@
  *
  * A CPU is told to go down through its run queue's going_down flag and a
  * reschedule IPI. From its next pass through schedule() it runs only its
- * per-CPU kernel threads, until they sleep, and then its idle thread,
+ * per-CPU kernel threads, until they sleep, and threads preempted inside
+ * a preemptible RCU reader, until they leave it (grace periods wait for
+ * them, and one pinned here could not run again until the CPU came
+ * back, while the hotplug path itself waits for grace periods), and
+ * then its idle thread,
  * which moves every thread that may run elsewhere to other online CPUs:
  * those queued, and those asleep whose wake-up would have queued them
  * here. Threads pinned to the CPU stay on its queue, and run again when
@@ -11,6 +15,7 @@
  * that read the old t->cpu follows it (lock_thread_rq()).
  */
 #include "internal.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/printk.h"
 
 void thread_mark_per_cpu(struct thread *t)
@@ -36,7 +41,7 @@ bool sched_cpu_may_park(struct run_queue *rq)
 
 	raw_spin_lock(&rq->lock);
 	list_for_each_entry(t, &rq->queue, run_link)
-		busy |= t->per_cpu;
+		busy |= t->per_cpu || rcu_preempt_in_reader(t);
 	raw_spin_unlock(&rq->lock);
 	return !busy;
 }

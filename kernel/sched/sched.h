@@ -69,9 +69,22 @@ struct thread {
 	u64 run_ns;			/* time spent running */
 	u64 switches;			/* times switched in */
 	unsigned int srcu_nesting;	/* SRCU read locks held (debug) */
+#if CONFIG_PREEMPT_RCU
+	/* Preemptible RCU: the per-CPU read-side state while switched out,
+	 * and, while preempted inside a reader, its place on a leaf's
+	 * blocked-readers list (kernel/rcu/preempt/). */
+	u32 rcu_nesting;
+	u32 rcu_unlock_special;
+	u64 rcu_lock_ip;
+	struct list_head rcu_blocked_link;
+	struct rcu_node *rcu_blocked_node;
+	u64 rcu_blocked_ns;		/* when it was queued */
+	bool rcu_boosted;		/* its priority raised while queued */
+#endif
 	struct wait_queue *join_queue;
 };
 
+struct rcu_node;
 typedef void (*thread_fn)(void *arg);
 
 /* A new thread, runnable at once, on the least loaded allowed CPU.

@@ -10,6 +10,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/rcu/hooks.h"
 #include "kernel/time.h"
 #include "lib/atomic.h"
 #include "lib/format.h"
@@ -151,6 +152,7 @@ void thread_exit(void)
 	unsigned long flags;
 
 	BUG_ON(t->is_idle || t == &init_thread);
+	rcu_preempt_thread_exit();
 	/* Dead under the join queue's lock, so the joiner's wait_event
 	 * cannot miss it. */
 	flags = spin_lock_irqsave(&t->join_queue->lock);

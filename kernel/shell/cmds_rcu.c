@@ -32,6 +32,9 @@ static void print_grace_periods(void)
 			       s.latency_p99_ns / 1000,
 			       s.latency_max_ns / 1000);
 	console_printf("stall warnings: %llu\n", s.stalls);
+	console_printf("flavour: %s; %llu readers preempted inside their "
+		       "sections, %llu boosted\n", s.flavour, s.readers_blocked,
+		       s.readers_boosted);
 }
 
 static void print_cpus(void)

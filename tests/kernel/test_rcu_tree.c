@@ -35,14 +35,19 @@
 
 static bool holder_inside, holder_release;
 
+/* Preemption off as well as the reader: a preemptible reader's CPU
+ * reports when the reader is switched out (its leaf then waits for the
+ * reader instead), and these tests need the CPU itself to owe. */
 static void hold_reader_until_released(void *unused)
 {
 	(void)unused;
+	preempt_disable();
 	rcu_read_lock();
 	WRITE_ONCE(holder_inside, true);
 	while (!READ_ONCE(holder_release))
 		arch_cpu_relax();
 	rcu_read_unlock();
+	preempt_enable();
 }
 
 /* A thread on cpu1 inside rcu_read_lock() once this returns, or NULL. */
@@ -69,6 +74,7 @@ static void hold_reader_until_nudged(void *unused)
 	u64 before;
 
 	(void)unused;
+	preempt_disable();
 	rcu_read_lock();
 	/* The GP thread's plain increments, read whole (aligned). */
 	before = READ_ONCE(rdp->nudges);
@@ -76,6 +82,7 @@ static void hold_reader_until_nudged(void *unused)
 	while (READ_ONCE(rdp->nudges) < before + 2)
 		arch_cpu_relax();
 	rcu_read_unlock();
+	preempt_enable();
 }
 
 static void release_reader(struct thread *holder)

@@ -316,6 +316,7 @@ static void print_totals(unsigned long gp_seq_start, u64 exp_start)
 {
 	const struct torture_ops *ops = torture.ops;
 	struct oracle_counts oc;
+	struct rcu_stats stats;
 
 	oracle_get_counts(&oc);
 	pr_info("rcu-torture: totals: %lu grace periods, %llu expedited, "
@@ -325,6 +326,10 @@ static void print_totals(unsigned long gp_seq_start, u64 exp_start)
 		ops->exp_completed() - exp_start,
 		READ_ONCE(torture.cbs_invoked),
 		READ_ONCE(torture.irq_sections), oc.checks, oc.violations);
+	rcu_get_stats(&stats);
+	pr_info("rcu-torture: %s RCU: %llu readers preempted inside their "
+		"sections since boot, %llu boosted\n", stats.flavour,
+		stats.readers_blocked, stats.readers_boosted);
 	print_race_windows();
 }
 
