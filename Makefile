@@ -4,11 +4,10 @@
 #   make run        boot in QEMU straight to the shell, serial console on
 #                   this terminal (CMDLINE=ktest=all: self-tests first)
 #   make test       host unit tests, sparse, the model check, make run's
-#                   checks, the boot matrix, crash tests, a benchmark
-#                   smoke run
+#                   checks, the boot matrix, crash tests, the preemptible
+#                   flavour's boots (preempt-test), a benchmark smoke run
 #   make preempt-test the preemptible flavour's kernel (RCU=preempt) and
-#                   its boots (tests/boots-preempt.txt); not yet in make
-#                   test, whose time it would take over 18 minutes
+#                   its boots (tests/boots-preempt.txt)
 #   make model      spin checks the models of the grace-period engine, of
 #                   SRCU's counter flip and of preemptible RCU's
 #                   blocked-tasks list (tests/model/)
@@ -295,9 +294,7 @@ boot-test: $(KERNEL)
 	$(Q)tests/matrix
 
 # The preemptible flavour's kernel, built apart, and the boots whose
-# behaviour the flavour changes (tests/boots-preempt.txt): 100 s here on
-# top of the build. Not in make test yet: it would take make test past
-# its 18 minutes until the default flavour's matrix makes room.
+# behaviour the flavour changes (tests/boots-preempt.txt).
 preempt-test: deps
 	$(Q)$(MAKE) --no-print-directory RCU=preempt build/preempt/quiesce.elf
 	$(Q)BUILD=build/preempt tests/matrix --file tests/boots-preempt.txt
@@ -337,7 +334,7 @@ perf-test: deps
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
 test: deps host-test check model all run-settings-test harness-test \
-	gdb-test boot-test bench-smoke trace-test
+	gdb-test boot-test preempt-test bench-smoke trace-test
 
 # The boot matrix on a host whose every core is kept busy by processes
 # started here (and stopped however the run ends), with every boot's
