@@ -80,6 +80,7 @@ struct torture_state {
 	unsigned long writer_stalls;
 	unsigned long sections;
 	unsigned long irq_sections;	/* of those, in interrupt handlers */
+	unsigned long preempted_sections; /* preempted on purpose */
 	unsigned long cbs_invoked;	/* the torture's own callbacks */
 	/* CPU hotplug (onoff.c), Linux's onoff: field. */
 	unsigned long offline_attempts, offline_successes;
@@ -115,5 +116,10 @@ void torture_irq_readers_stop(void);
 /* CPUs going offline and back during the run (onoff.c). */
 void torture_onoff_start(void);
 void torture_onoff_stop(void);
+/* torture.preempt= (preempt.c): checked once per run (ignored, with a
+ * note, where readers cannot be preempted); a thread reader, inside its
+ * section with interrupts on, is preempted now and then. */
+void torture_preempt_setup(void);
+void torture_preempt_reader_maybe(struct prng *rng);
 
 #endif

@@ -58,6 +58,8 @@ struct torture_config torture_cmdline = {
 	.type = "rcu", .secs = 20, .fakewriters = 4, .stat_interval = 5,
 	.seed = 1,
 	.gp = "sync,exp,poll,async,barrier", .forward_progress = true,
+	/* Only the preemptible flavour's readers can be preempted. */
+	.preempt_one_in = CONFIG_PREEMPT_RCU ? 32 : 0,
 };
 CMDLINE_STRING("torture.type", torture_cmdline.type,
 	       "rcutorture: the flavour to torture, rcu or srcu");
@@ -75,6 +77,9 @@ CMDLINE_STRING("torture.gp", torture_cmdline.gp,
 	       "rcutorture: grace-period flavours, from sync,exp,poll,async,barrier");
 CMDLINE_BOOL("torture.fwd", torture_cmdline.forward_progress,
 	     "rcutorture: end with a call_rcu() flood (forward progress)");
+CMDLINE_UINT("torture.preempt", torture_cmdline.preempt_one_in, 0, 1000000,
+	     "rcutorture: preempt 1 in N thread readers inside their "
+	     "sections, 0 = never (preemptible RCU)");
 
 struct torture_state torture;
 
@@ -321,11 +326,14 @@ static void print_totals(unsigned long gp_seq_start, u64 exp_start)
 	oracle_get_counts(&oc);
 	pr_info("rcu-torture: totals: %lu grace periods, %llu expedited, "
 		"%lu callbacks invoked; %lu read-side sections in interrupt "
-		"handlers; oracle: %lu waits checked, %lu violations\n",
+		"handlers, %lu preempted on purpose; oracle: %lu waits "
+		"checked, %lu violations\n",
 		(ops->gp_seq() - (gp_seq_start & ~1ul)) / 2,
 		ops->exp_completed() - exp_start,
 		READ_ONCE(torture.cbs_invoked),
-		READ_ONCE(torture.irq_sections), oc.checks, oc.violations);
+		READ_ONCE(torture.irq_sections),
+		READ_ONCE(torture.preempted_sections), oc.checks,
+		oc.violations);
 	rcu_get_stats(&stats);
 	pr_info("rcu-torture: %s RCU: %llu readers preempted inside their "
 		"sections since boot, %llu boosted\n", stats.flavour,
@@ -342,6 +350,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 
 	if (torture_setup(cfg) < 0)
 		return false;
+	torture_preempt_setup();
 	rcu_get_stats(&start);
 	gp_seq_start = torture.ops->gp_seq();
 	exp_start = torture.ops->exp_completed();

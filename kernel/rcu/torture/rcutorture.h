@@ -20,6 +20,7 @@ struct torture_config {
 	bool forward_progress;		/* end with a call_rcu() flood */
 	unsigned int onoff_interval_ms;	/* CPU hotplug every so often */
 	unsigned int onoff_holdoff_ms;
+	unsigned int preempt_one_in;	/* preempt 1 in N thread sections */
 };
 
 /* The torture.* command-line options. */

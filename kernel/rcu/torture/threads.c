@@ -136,6 +136,8 @@ void torture_read_section(struct prng *rng, unsigned int reader)
 			reader_delay(rng);
 		if (ops->readers_sleep && !in_interrupt && !irqs_off)
 			sleep_inside_maybe(rng);
+		if (!in_interrupt && !irqs_off)
+			torture_preempt_reader_maybe(rng);
 		if (READ_ONCE(e->mbtest) == 0)
 			atomic_add_relaxed(&torture.poison_seen, 1);
 		pipe = READ_ONCE(e->pipe_count);
