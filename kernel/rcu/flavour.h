@@ -54,6 +54,8 @@ void rcu_preempt_boost(u64 gp_age_ms);
 /* Readers queued on a leaf since boot, and boosted (statistics). */
 u64 rcu_preempt_blocked_count(void);
 u64 rcu_preempt_boost_count(void);
+/* rcu.boost_delay_ms: rcutorture's boost test bounds its hogs by it. */
+unsigned int rcu_preempt_boost_delay_ms(void);
 /* Stall warnings: name the readers that hold up the normal or the
  * expedited grace period from their leaves' lists. */
 void rcu_preempt_show_blocked(bool expedited);

@@ -46,6 +46,12 @@ u64 rcu_preempt_boost_count(void)
 	return READ_ONCE(rcu_preempt_boosts);
 }
 
+unsigned int rcu_preempt_boost_delay_ms(void)
+{
+	/* Set once by the command line, before any thread runs. */
+	return rcu_boost_delay_ms;
+}
+
 /* Boost every reader of one leaf's wait not boosted yet. */
 static void boost_leaf(struct rcu_node *leaf)
 {

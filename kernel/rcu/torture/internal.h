@@ -81,6 +81,8 @@ struct torture_state {
 	unsigned long sections;
 	unsigned long irq_sections;	/* of those, in interrupt handlers */
 	unsigned long preempted_sections; /* preempted on purpose */
+	/* The boost test (boost.c), Linux's rtb: and rtbf: fields. */
+	unsigned long boosts, boost_failures;
 	unsigned long cbs_invoked;	/* the torture's own callbacks */
 	/* CPU hotplug (onoff.c), Linux's onoff: field. */
 	unsigned long offline_attempts, offline_successes;
@@ -121,5 +123,9 @@ void torture_onoff_stop(void);
  * section with interrupts on, is preempted now and then. */
 void torture_preempt_setup(void);
 void torture_preempt_reader_maybe(struct prng *rng);
+/* Real-time hogs preempting readers that only boosting lets finish
+ * (boost.c); stopped when the timed part of the run ends. */
+void torture_boost_start(void);
+void torture_boost_stop(void);
 
 #endif

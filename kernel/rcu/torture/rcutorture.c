@@ -58,8 +58,11 @@ struct torture_config torture_cmdline = {
 	.type = "rcu", .secs = 20, .fakewriters = 4, .stat_interval = 5,
 	.seed = 1,
 	.gp = "sync,exp,poll,async,barrier", .forward_progress = true,
-	/* Only the preemptible flavour's readers can be preempted. */
+	/* Only the preemptible flavour's readers can be preempted: on by
+	 * default there, as Linux runs its boost test wherever boosting is
+	 * built in. */
 	.preempt_one_in = CONFIG_PREEMPT_RCU ? 32 : 0,
+	.test_boost = CONFIG_PREEMPT_RCU,
 };
 CMDLINE_STRING("torture.type", torture_cmdline.type,
 	       "rcutorture: the flavour to torture, rcu or srcu");
@@ -358,7 +361,9 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_start_threads(writer_fn);
 	torture_irq_readers_start();
 	torture_onoff_start();
+	torture_boost_start();
 	ok = torture_monitor(stop);
+	torture_boost_stop();
 	if (!no_new_stalls(start.stalls)) {
 		/* Grace periods have stopped: the writer, the hotplug thread
 		 * and rcu_barrier() would never return, so neither would a

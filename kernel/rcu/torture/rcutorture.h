@@ -21,6 +21,7 @@ struct torture_config {
 	unsigned int onoff_interval_ms;	/* CPU hotplug every so often */
 	unsigned int onoff_holdoff_ms;
 	unsigned int preempt_one_in;	/* preempt 1 in N thread sections */
+	bool test_boost;		/* real-time hogs against readers */
 };
 
 /* The torture.* command-line options. */

@@ -307,7 +307,7 @@ unsigned long torture_errors(void)
 	oracle_get_counts(&oc);
 	return bad + READ_ONCE(torture.poison_seen) +
 	       READ_ONCE(torture.poll_early) + torture.writer_stalls +
-	       oc.violations;
+	       oc.violations + READ_ONCE(torture.boost_failures);
 }
 
 static void print_hist(const char *what, const unsigned long *h, bool bad)
@@ -327,12 +327,14 @@ void torture_print_stats(const char *tail)
 	bool bad = torture_errors() != 0;
 
 	pr_info("rcu-torture: rtc: %p ver: %lu tfle: %d rta: %lu rtaf: %lu "
-		"rtf: %lu rtmbe: %lu rtpoll: %lu nt: %lu onoff: %lu/%lu:%lu/%lu\n",
+		"rtf: %lu rtmbe: %lu rtpoll: %lu rtbf: %lu rtb: %lu nt: %lu "
+		"onoff: %lu/%lu:%lu/%lu\n",
 		(void *)rcu_access_pointer(torture.current),
 		READ_ONCE(torture.version), torture.pool_empty ? 1 : 0,
 		READ_ONCE(torture.free_circulation[0]),
 		READ_ONCE(torture.pool_empty), READ_ONCE(torture.frees),
 		READ_ONCE(torture.poison_seen), READ_ONCE(torture.poll_early),
+		READ_ONCE(torture.boost_failures), READ_ONCE(torture.boosts),
 		READ_ONCE(torture.sections),
 		READ_ONCE(torture.offline_successes),
 		READ_ONCE(torture.offline_attempts),
