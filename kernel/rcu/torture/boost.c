@@ -126,7 +126,8 @@ static void boost_reader_fn(void *arg)
 }
 
 /* The hog reached its bound with the grace period still pending: say
- * so, and name the readers that hold it up (once per run). */
+ * so, and name the readers that hold it up (once per run): its own, or
+ * any other the hog starves inside a section. */
 static void boost_failed(struct boost_pair *p, unsigned long cookie,
 			 u64 spun_ns)
 {
@@ -135,7 +136,8 @@ static void boost_failed(struct boost_pair *p, unsigned long cookie,
 	pr_err("rcu-torture: !!! Boost inversion persisted: cpu%u's hog spun "
 	       "%llu ms (%u x rcu.boost_delay_ms) and the grace period it "
 	       "asked for (cookie %lu, gp_seq %lu) did not end; its reader "
-	       "%s/%llu was preempted inside its section\n", p->cpu,
+	       "%s/%llu, preempted inside its section, has not run since\n",
+	       p->cpu,
 	       spun_ns / NSEC_PER_MSEC, BOOST_CAP_DELAYS, cookie,
 	       rcu_gp_seq_now(), p->reader->name, p->reader->id);
 	if (before == 0)
