@@ -79,16 +79,18 @@ unsigned int rcu_kthread_priority(void)
  * boosting is on, as the header says), and the boot log says which. */
 __init void rcu_kthreads_apply_boot_priority(void)
 {
-	unsigned int asked = rcu_kthread_prio, prio = asked;
+	unsigned int prio = rcu_kthread_prio;
+	const char *why = "";
 
-	if (rcu_preempt_boost_enabled() && prio == 0)
+	if (rcu_preempt_boost_enabled() && prio == 0) {
 		prio = 1;
+		why = " (at least 1: rcu_gp boosts readers)";
+	}
 	/* In range: the command line took only 0..99. */
 	rcu_kthreads_set_priority(prio);
 	if (prio)
 		pr_info("rcu: rcu_gp and rcuc/N at real-time priority %u%s\n",
-			prio, prio != asked ?
-			" (at least 1: rcu_gp boosts readers)" : "");
+			prio, why);
 	else
 		pr_info("rcu: rcu_gp and rcuc/N at normal priority\n");
 }
