@@ -47,6 +47,8 @@ static unsigned int start_hogs(struct thread **threads)
 	return n;
 }
 
+/* The hogs end before the figures are printed, so that the console
+ * and the next benchmark get the CPUs back. */
 static void stop_hogs(struct thread **threads, unsigned int n)
 {
 	WRITE_ONCE(hogs_stop, true);	/* read by every hog's loop */

@@ -24,6 +24,7 @@ static void expect_all_at(struct ktest_context *t, unsigned int prio)
 	struct thread *threads[MAX_CPUS + 1];
 	unsigned int i, n = 0, cpu;
 
+	/* Set by rcu_start_kthreads() at boot and never changed. */
 	threads[n++] = rcu_state.gp_thread;
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		if (rcu_data[cpu].cb_thread)
