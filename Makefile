@@ -153,7 +153,8 @@ else
 Q := @
 endif
 
-.PHONY: all run test gdb deps check host-test boot-test preempt-test clean torture bench \
+.PHONY: all run test gdb deps check host-test boot-test preempt-test preempt-kernel \
+	models-and-kernels clean torture bench \
 	bench-smoke model perf-test mutants stress-test run-settings-test \
 	trace trace-test harness-test gdb-test help run-deps gdb-deps FORCE
 
@@ -295,9 +296,18 @@ boot-test: $(KERNEL)
 
 # The preemptible flavour's kernel, built apart, and the boots whose
 # behaviour the flavour changes (tests/boots-preempt.txt).
-preempt-test: deps
-	$(Q)$(MAKE) --no-print-directory RCU=preempt build/preempt/quiesce.elf
+preempt-test: deps preempt-kernel
 	$(Q)BUILD=build/preempt tests/matrix --file tests/boots-preempt.txt
+
+preempt-kernel: deps
+	$(Q)$(MAKE) --no-print-directory RCU=preempt build/preempt/quiesce.elf
+
+# make test's models and both kernels at once: the models' longest search
+# runs alone on one core for most of their time, and the kernels build on
+# the other (two jobs in all, whatever -j make test was given).
+models-and-kernels: deps
+	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target model all \
+		preempt-kernel
 
 # make run's own checks of SMP, MEM and QEMU's status, with QEMU stubbed.
 run-settings-test: $(ISO)
@@ -333,7 +343,7 @@ perf-test: deps
 		--log $(BUILD)/perf-test.log \
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
-test: deps host-test check model all run-settings-test harness-test \
+test: deps host-test check models-and-kernels run-settings-test harness-test \
 	gdb-test boot-test preempt-test bench-smoke trace-test
 
 # The boot matrix on a host whose every core is kept busy by processes

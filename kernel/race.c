@@ -7,7 +7,9 @@
  * RACE_LONG_SPIN_US; where the caller could sleep
  * (preemption and interrupts on) it may instead yield, letting another
  * thread run in the window, or sleep for a tick, long enough for a grace
- * period to end inside the window. Spinning, never sleeping, is what
+ * period to end inside the window. Inside a preemptible reader, which
+ * may be preempted but never sleep, the yield is a preemption and the
+ * sleep a spin. Spinning, never sleeping, is what
  * keeps the windows legal in interrupt handlers and under spinlocks.
  */
 #include "race.h"
@@ -16,6 +18,7 @@
 #include "percpu.h"
 #include "printk.h"
 #include "time.h"
+#include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/sched/sched.h"
 #include "lib/atomic.h"
@@ -94,11 +97,18 @@ void race_window_hold(enum race_window w)
 		return;
 	atomic_add_relaxed(&window_count[w], 1);
 	if (preempt_count() == 0 && arch_irqs_enabled() && current_thread()) {
+		bool in_reader = rcu_preempt_depth() > 0;
+
 		switch (prng_below(rng, 4)) {
 		case 0:
-			yield();
+			if (in_reader)
+				preempt_schedule();
+			else
+				yield();
 			return;
 		case 1:
+			if (in_reader)
+				break;
 			sleep_ms(1);
 			return;
 		default:

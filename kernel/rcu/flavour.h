@@ -51,6 +51,9 @@ bool rcu_preempt_outside_reader(void);
 /* The forcing scan of a grace period gp_age_ms old: boost the readers
  * that hold it up, once it is rcu.boost_delay_ms old (preempt/boost.c). */
 void rcu_preempt_boost(u64 gp_age_ms);
+/* Whether readers are boosted at all (rcu.boost): the forcing scan of
+ * rcu_gp does it, so rcu_gp must be real-time too (kthreads.c). */
+bool rcu_preempt_boost_enabled(void);
 /* Readers queued on a leaf since boot, and boosted (statistics). */
 u64 rcu_preempt_blocked_count(void);
 u64 rcu_preempt_boost_count(void);
@@ -117,6 +120,11 @@ static inline void rcu_preempt_tick(void)
 static inline void rcu_preempt_boost(u64 gp_age_ms)
 {
 	(void)gp_age_ms;
+}
+
+static inline bool rcu_preempt_boost_enabled(void)
+{
+	return false;
 }
 
 static inline u64 rcu_preempt_blocked_count(void)

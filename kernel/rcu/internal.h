@@ -174,5 +174,6 @@ unsigned long rcu_gp_snap(void);
 void rcu_kasan_record(const void *p, enum kasan_aux_kind kind);
 bool rcu_gp_done(unsigned long snap);
 void rcu_cb_threads_start(void);
+void rcu_kthreads_apply_boot_priority(void);
 
 #endif

@@ -145,6 +145,19 @@ static inline bool rcu_read_lock_any_held(void)
 	       preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
 }
 
+/**
+ * rcu_preempt_depth - how deep in preemptible read-side sections?
+ *
+ * Context: any; never sleeps; orders nothing. Linux's rcu_preempt_depth():
+ * the running thread's nesting, which a section may be preempted at but
+ * never sleep at; always 0 in the other flavour, whose sections show in
+ * preempt_count() instead.
+ */
+static inline unsigned int rcu_preempt_depth(void)
+{
+	return arch_percpu_read32(PERCPU_OFF(rcu_nesting));
+}
+
 #else
 
 /**
@@ -204,6 +217,11 @@ static __always_inline void rcu_read_unlock(void)
 static inline bool rcu_read_lock_any_held(void)
 {
 	return preempt_count() > 0 || !arch_irqs_enabled() || in_irq();
+}
+
+static inline unsigned int rcu_preempt_depth(void)
+{
+	return 0;
 }
 #endif
 
@@ -374,5 +392,9 @@ void cond_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
 /* Boot: set up the tree (after the CPUs are counted) and the kthreads. */
 void rcu_init(void);
 void rcu_start_kthreads(void);
+/* rcu_gp's and the rcuc threads' priority (kernel/rcu/kthreads.c:
+ * rcu.kthread_prio), and a change of it at run time. */
+unsigned int rcu_kthread_priority(void);
+int rcu_kthreads_set_priority(unsigned int prio);
 
 #endif

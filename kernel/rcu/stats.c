@@ -36,6 +36,7 @@ void rcu_get_stats(struct rcu_stats *s)
 	s->flavour = RCU_FLAVOUR_NAME;
 	s->readers_blocked = rcu_preempt_blocked_count();
 	s->readers_boosted = rcu_preempt_boost_count();
+	s->kthread_prio = rcu_kthread_priority();
 	n = n < RCU_LATENCY_SAMPLES ? n : RCU_LATENCY_SAMPLES;
 	for (i = 0; i < n; i++)
 		sorted[i] = READ_ONCE(rcu_state.latency_ns[i]);

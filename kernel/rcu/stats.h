@@ -15,6 +15,7 @@ struct rcu_stats {
 	const char *flavour;		/* RCU_FLAVOUR_NAME */
 	u64 readers_blocked;		/* preempted inside a reader, queued */
 	u64 readers_boosted;		/* of those, boosted (preempt/boost.c) */
+	unsigned int kthread_prio;	/* rcu_gp's and rcuc's; 0 normal */
 	unsigned int latency_samples;	/* of the last 1024 grace periods */
 	u64 latency_min_ns, latency_median_ns, latency_p99_ns, latency_max_ns;
 };

@@ -477,6 +477,7 @@ __init void rcu_init(void)
 /**
  * rcu_start_kthreads - start the "rcu_gp" and per-CPU "rcuc" threads
  *
+ * They run at the priority rcu.kthread_prio asks (kthreads.c).
  * Context: boot, once, in thread context after rcu_init(); allocates, and
  * panics if there is no memory. Until it runs, callbacks are queued but
  * not invoked, and synchronize_rcu() would wait for ever.
@@ -493,6 +494,7 @@ __init void rcu_start_kthreads(void)
 	if (!rcu_state.gp_thread)
 		panic("rcu: no memory for the grace-period thread");
 	rcu_cb_threads_start();
+	rcu_kthreads_apply_boot_priority();
 	/* Release: rcu_init()'s set-up and the kthreads are visible to a
 	 * tick that sees rcu_ready; pairs with the acquire in rcu_tick(). */
 	smp_store_release(&rcu_ready, true);

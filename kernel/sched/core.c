@@ -57,19 +57,26 @@ static void check_schedule_allowed(unsigned int expected_count)
 	bool in_reader = (KERNEL_DEBUG || CONFIG_PREEMPT_RCU) &&
 			 arch_percpu_read32(PERCPU_OFF(rcu_nesting));
 
-	if (likely(preempt_count() == expected_count && arch_irqs_enabled() &&
-		   !in_reader))
+	bool atomic = preempt_count() != expected_count ||
+		      !arch_irqs_enabled();
+
+	if (likely(!atomic && !in_reader))
 		return;
 	if (in_reader)
 		report_sleeping_reader();
-	pr_err("BUG: scheduling while atomic: thread %s/%llu on cpu%u, "
-	       "preempt_count %u, interrupts %s\n", t ? t->name : "?",
-	       t ? t->id : 0, this_cpu_id(), preempt_count() - expected_count,
-	       arch_irqs_enabled() ? "on" : "off");
+	/* A preemptible reader sleeps with preemption on: only the line
+	 * above is true of it. */
+	if (atomic)
+		pr_err("BUG: scheduling while atomic: thread %s/%llu on cpu%u, "
+		       "preempt_count %u, interrupts %s\n", t ? t->name : "?",
+		       t ? t->id : 0, this_cpu_id(),
+		       preempt_count() - expected_count,
+		       arch_irqs_enabled() ? "on" : "off");
 	pr_err("Call Trace:\n");
 	arch_dump_stack();
 	if (KERNEL_DEBUG)
-		panic("scheduling while atomic");
+		panic(atomic ? "scheduling while atomic" :
+			       "sleeping inside an RCU read-side section");
 }
 
 /* Keep the hint of the queue's best waiting priority true. */
@@ -276,6 +283,16 @@ static void __schedule(bool preempted)
 	arch_context_switch(&prev->saved_sp, next->saved_sp);
 	/* Back in prev, perhaps much later and on another CPU. */
 	finish_switch(&run_queues[this_cpu_id()]);
+}
+
+/* Linux's might_sleep(): a primitive that may sleep checks at its entry,
+ * whether or not this call ends up sleeping. A preemptible reader keeps
+ * preemption on, so a 1 ms sleep inside it whose timer fired before the
+ * sleeper looked would otherwise never reach schedule() and never be
+ * reported. */
+void might_sleep(void)
+{
+	check_schedule_allowed(0);
 }
 
 void schedule(void)

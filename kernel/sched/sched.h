@@ -106,6 +106,7 @@ static __always_inline struct thread *current_thread(void)
 }
 
 void schedule(void);
+void might_sleep(void);
 void yield(void);
 void sleep_ms(u64 ms);
 void sleep_ns(u64 ns);

@@ -37,7 +37,8 @@ void wake_up_locked(struct wait_queue *wq);
 
 #define wait_event(wq, cond)						\
 	do {								\
-		struct wait_entry __we = { .thread = NULL };				\
+		struct wait_entry __we = { .thread = NULL };		\
+		might_sleep();						\
 		for (;;) {						\
 			prepare_to_wait(wq, &__we);			\
 			if (cond)					\

@@ -35,6 +35,12 @@ static void print_grace_periods(void)
 	console_printf("flavour: %s; %llu readers preempted inside their "
 		       "sections, %llu boosted\n", s.flavour, s.readers_blocked,
 		       s.readers_boosted);
+	if (s.kthread_prio)
+		console_printf("kthreads: rcu_gp and rcuc/N at real-time "
+			       "priority %u\n", s.kthread_prio);
+	else
+		console_printf("kthreads: rcu_gp and rcuc/N at normal "
+			       "priority\n");
 }
 
 static void print_cpus(void)

@@ -218,8 +218,9 @@ static void read_then_leave(void *arg)
 }
 
 /* Without boosting this test never ends: the grace period waits for a
- * reader that the hog never lets run (the stall warning names it); the
- * boot with rcu.boost=0 in tests/boots-preempt.txt expects exactly that. */
+ * reader that the hog never lets run (the stall warning names it). The
+ * torture's boost test makes the same case in tests/boots-preempt.txt,
+ * where a boot with rcu.boost=0 is expected to fail. */
 KTEST_ON_CPU(rcu_preempt, reader_starved_by_a_realtime_hog_is_boosted, 0)
 {
 	struct starved_reader r = { 0 };

@@ -40,6 +40,11 @@ CMDLINE_UINT("rcu.boost_prio", rcu_boost_prio, 1, 99,
 
 static u64 rcu_preempt_boosts;
 
+bool rcu_preempt_boost_enabled(void)
+{
+	return rcu_boost;	/* set by the command line, before any thread */
+}
+
 u64 rcu_preempt_boost_count(void)
 {
 	/* The GP thread's plain increments; a statistic, read whole. */
