@@ -14,6 +14,7 @@
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
+#include "test_rcu_preempt.h"
 #include "arch.h"
 
 #if CONFIG_PREEMPT_RCU
@@ -83,8 +84,7 @@ static void stop_all(struct preempted_reader *r, struct thread *reader,
 		thread_join(spinner);
 }
 
-/* Whether the leaf of cpu has a reader on its list. */
-static bool leaf_has_reader(unsigned int cpu)
+bool leaf_has_reader(unsigned int cpu)
 {
 	struct rcu_node *leaf = rcu_data[cpu].leaf;
 	unsigned long flags = spin_lock_irqsave(&leaf->lock);

@@ -18,6 +18,7 @@
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
+#include "test_rcu_preempt.h"
 #include "arch.h"
 
 #if CONFIG_PREEMPT_RCU
@@ -73,17 +74,6 @@ static void read_until_released(void *arg)
 		arch_cpu_relax();
 	}
 	rcu_read_unlock();
-}
-
-/* Whether cpu's leaf has a reader on its list. */
-static bool leaf_has_reader(unsigned int cpu)
-{
-	struct rcu_node *leaf = rcu_data[cpu].leaf;
-	unsigned long flags = spin_lock_irqsave(&leaf->lock);
-	bool queued = !list_empty(&leaf->blkd_tasks);
-
-	spin_unlock_irqrestore(&leaf->lock, flags);
-	return queued;
 }
 
 /* Whether cpu0's leaf no longer owes the grace period snap waits for. */
