@@ -20,8 +20,9 @@
 #   make trace      a traced run drawn as a timeline: build/trace/
 #                   trace.json (for ui.perfetto.dev) and timeline.svg;
 #                   the torture for TRACE_SECS, or SUITE=name instead
-#   make bench      benchmarks at BENCH_SMP CPUs: build/bench/results.json,
-#                   a table, and build/bench/scaling.svg
+#   make bench      benchmarks at BENCH_SMP CPUs, on both RCU flavours'
+#                   kernels: build/bench/results.json, a table, and
+#                   build/bench/scaling.svg
 #   make gdb        boot QEMU stopped, with gdb attached; QEMU ends with
 #                   gdb; the console is on localhost:GDB_CONSOLE_PORT
 #   make deps       install the Debian packages the others need (make run
@@ -73,6 +74,13 @@ SUITE		?=
 TRACE_WORKLOAD	= $(if $(SUITE),ktest=$(SUITE),ktest=rcutorture \
 		  torture.secs=$(TRACE_SECS))
 BENCH_BUILD	:= $(BUILD)/bench-kernel
+# make bench's two kernels, whichever RCU= it is given.
+BENCH_BUILD_NOPREEMPT := build/bench-kernel
+BENCH_BUILD_PREEMPT := build/preempt/bench-kernel
+PREEMPT_BENCHES	:= read_side,grace_period,gp_kthread_prio,call_rcu,$\
+		   gp_preempted_readers,boost_latency
+PREEMPT_BENCH_CMDLINE := ktest=none bench=$(PREEMPT_BENCHES) \
+		   rcu.boost_delay_ms=20
 QEMU		:= qemu-system-x86_64
 
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
@@ -322,10 +330,17 @@ gdb-test: gdb-deps $(ISO)
 	$(Q)tests/gdb-test
 
 # Each benchmark once, briefly: does it run, and is its output valid?
+# The preemptible flavour's debug kernel (preempt-test's) runs the
+# benchmarks that measure only there, a few seconds more.
 bench-smoke: $(KERNEL)
+	$(Q)$(MAKE) --no-print-directory RCU=preempt build/preempt/quiesce.elf
 	$(Q)tests/boot --quiet --smp 2 --log $(BUILD)/bench-smoke.log \
 		--cmdline 'ktest=none bench=all bench.quick=1'
-	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log
+	$(Q)BUILD=build/preempt tests/boot --quiet --smp 2 \
+		--log build/preempt/bench-smoke.log \
+		--cmdline 'ktest=none bench=$(PREEMPT_BENCHES) bench.quick=1'
+	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log \
+		build/preempt/bench-smoke.log
 
 # spin: each model (grace-period engine, SRCU flip, preemptible RCU's
 # blocked-tasks list) verifies, and each planted bug is rejected.
@@ -382,20 +397,35 @@ trace-test: deps $(KERNEL)
 	$(Q)$(MAKE) --no-print-directory trace SMP=2 TRACE_SECS=1 \
 		TRACE_CHECK=--check
 
-# Figures come from a kernel without the debug checks, booted once per
-# CPU count in BENCH_SMP.
+# Figures come from kernels without the debug checks, one per RCU
+# flavour, each booted once per CPU count in BENCH_SMP: the default
+# flavour runs every benchmark, the preemptible one those that compare
+# the flavours or need preempted readers (PREEMPT_BENCHES), with a short
+# boost delay so that boost_latency's samples take tens of milliseconds,
+# not half a second.
 bench: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) DEBUG=0 \
-		$(BENCH_BUILD)/quiesce.elf
+	$(Q)$(MAKE) --no-print-directory RCU=nopreempt \
+		BUILD=$(BENCH_BUILD_NOPREEMPT) DEBUG=0 \
+		$(BENCH_BUILD_NOPREEMPT)/quiesce.elf
+	$(Q)$(MAKE) --no-print-directory RCU=preempt \
+		BUILD=$(BENCH_BUILD_PREEMPT) DEBUG=0 \
+		$(BENCH_BUILD_PREEMPT)/quiesce.elf
 	@mkdir -p $(BUILD)/bench
 	$(Q)for n in $(BENCH_SMP); do \
-		BUILD=$(BENCH_BUILD) tests/boot --quiet --smp $$n --mem 512M \
-			--timeout 1800 --log $(BUILD)/bench/smp$$n.log \
+		BUILD=$(BENCH_BUILD_NOPREEMPT) tests/boot --quiet --smp $$n \
+			--mem 512M --timeout 1800 \
+			--log $(BUILD)/bench/smp$$n.log \
 			--cmdline 'ktest=none bench=all $(CMDLINE)' || exit 1; \
+		BUILD=$(BENCH_BUILD_PREEMPT) tests/boot --quiet --smp $$n \
+			--mem 512M --timeout 1800 \
+			--log $(BUILD)/bench/preempt-smp$$n.log \
+			--cmdline '$(PREEMPT_BENCH_CMDLINE) $(CMDLINE)' \
+			|| exit 1; \
 	done
 	$(Q)tests/bench/collect --out $(BUILD)/bench/results.json \
 		--svg $(BUILD)/bench/scaling.svg \
-		$(foreach n,$(BENCH_SMP),$(BUILD)/bench/smp$(n).log)
+		$(foreach n,$(BENCH_SMP),$(BUILD)/bench/smp$(n).log \
+			$(BUILD)/bench/preempt-smp$(n).log)
 
 deps:
 	$(Q)tests/deps all

@@ -24,20 +24,33 @@ CMDLINE_BOOL("bench.quick", bench_quick,
 #define BENCH_SLICE_MS		200
 #define BENCH_QUICK_SLICE_MS	10
 
+/* Each figure names the RCU flavour it was built with, so that one
+ * results file can hold both kernels' figures side by side. */
+#define BENCH_FLAVOUR	(CONFIG_PREEMPT_RCU ? "preempt" : "nopreempt")
+
 void bench_report(struct bench_run *b, const char *figure, const char *unit,
 		  u64 *samples, unsigned int n)
 {
 	if (!n)
 		return;
 	sort_u64(samples, n);
-	console_printf("BENCH {\"bench\": \"%s\", \"figure\": \"%s\", "
+	console_printf("BENCH {\"bench\": \"%s\", \"flavour\": \"%s\", "
+		       "\"figure\": \"%s\", "
 		       "\"unit\": \"%s\", \"cpus\": %u, \"samples\": %u, "
 		       "\"median\": %llu, \"min\": %llu, \"max\": %llu, "
-		       "\"p10\": %llu, \"p90\": %llu}\n", b->name, figure, unit,
+		       "\"p10\": %llu, \"p90\": %llu}\n", b->name,
+		       BENCH_FLAVOUR, figure, unit,
 		       nr_cpus_online, n, percentile_u64(samples, n, 50),
 		       samples[0], samples[n - 1],
 		       percentile_u64(samples, n, 10),
 		       percentile_u64(samples, n, 90));
+}
+
+void bench_skip(struct bench_run *b, const char *why)
+{
+	console_printf("BENCH {\"bench\": \"%s\", \"flavour\": \"%s\", "
+		       "\"cpus\": %u, \"skipped\": \"%s\"}\n", b->name,
+		       BENCH_FLAVOUR, nr_cpus_online, why);
 }
 
 static bool selected(const char *spec, const struct bench *bn)

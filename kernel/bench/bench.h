@@ -9,8 +9,8 @@
  *
  * `bench=` on the command line (a comma list, `all` or `none`) or the
  * shell's `bench` runs them after the self-tests. Each figure is printed
- * as one line, `BENCH {json}`, holding the benchmark, the figure, its
- * unit, the CPU count and the median, minimum, maximum and 10th/90th
+ * as one line, `BENCH {json}`, holding the benchmark, the RCU flavour,
+ * the figure, its unit, the CPU count and the median, minimum, maximum and 10th/90th
  * percentiles of its samples; tests/bench/collect gathers those lines.
  * Benchmarks report figures and judge nothing: the self-tests judge.
  */
@@ -43,6 +43,9 @@ struct bench {
 /* Sort samples and print one figure. */
 void bench_report(struct bench_run *b, const char *figure, const char *unit,
 		  u64 *samples, unsigned int n);
+/* No figures from this benchmark here, and why (another flavour's, or
+ * more CPUs needed): a line that says so, which collect keeps. */
+void bench_skip(struct bench_run *b, const char *why);
 /* Run the benchmarks the spec names; false if it names one that does
  * not exist. */
 bool bench_run(const char *spec);

@@ -80,6 +80,7 @@ struct thread {
 	struct rcu_node *rcu_blocked_node;
 	u64 rcu_blocked_ns;		/* when it was queued */
 	bool rcu_boosted;		/* its priority raised while queued */
+	u64 rcu_boosted_ns;		/* when, for the stall report */
 #endif
 	struct wait_queue *join_queue;
 };

@@ -71,6 +71,9 @@ static void boost_leaf(struct rcu_node *leaf)
 		if (t->rcu_boosted)
 			continue;
 		t->rcu_boosted = true;	/* leaf lock, read by the dequeue */
+		/* Leaf lock; read by the stall report, and by the reader
+		 * itself once the boost has run it (boost_latency). */
+		WRITE_ONCE(t->rcu_boosted_ns, clock_ns());
 		thread_boost_priority(t, rcu_boost_prio);
 		rcu_preempt_boosts++;	/* GP thread only; statistics */
 	}

@@ -43,6 +43,12 @@ static void show_leaf(struct rcu_node *leaf, bool expedited)
 		       thread_state_name(READ_ONCE(t->state)), cpu,
 		       running ? running->name : "?",
 		       READ_ONCE(cpu_area(cpu)->preempt_count));
+		/* Boosted and still holding the wait up: whatever starves
+		 * it outranks the boost, or the boost is recent. */
+		if (t->rcu_boosted)
+			pr_err("rcu:         boosted %llu ms ago, to priority "
+			       "%u\n", (now - t->rcu_boosted_ns) /
+			       NSEC_PER_MSEC, thread_priority(t));
 	}
 	spin_unlock_irqrestore(&leaf->lock, flags);
 }
