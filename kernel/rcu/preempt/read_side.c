@@ -112,6 +112,10 @@ void rcu_preempt_note_context_switch(unsigned int cpu)
 	}
 }
 
+/* From interrupt context only (the expedited IPI, the tick): the
+ * interrupted thread cannot be switched out or moved meanwhile, so
+ * this_cpu() and the depth read through it stay the running thread's,
+ * though they take two loads. */
 bool rcu_preempt_outside_reader(void)
 {
 	return preempt_count() == 0 && this_cpu()->rcu_nesting == 0;
@@ -120,7 +124,8 @@ bool rcu_preempt_outside_reader(void)
 void rcu_preempt_tick(void)
 {
 	/* An unlock left its dequeue to the next switch: make sure there
-	 * is one at the next preemption point. Our own CPU's flags. */
+	 * is one at the next preemption point. Our own CPU's flags, read in
+	 * the tick's interrupt, which no switch can split. */
 	if (this_cpu()->rcu_nesting == 0 && this_cpu()->rcu_unlock_special)
 		WRITE_ONCE(this_cpu()->need_resched, 1);
 }
