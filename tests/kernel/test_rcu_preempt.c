@@ -33,6 +33,7 @@ struct preempted_reader {
 	bool preempted;		/* switched out inside its section */
 	bool release;
 	bool irqs_off_unlock;	/* end the section with interrupts off */
+	bool nested;		/* an inner section, ended once preempted */
 };
 
 static void read_until_released(void *arg)
@@ -42,10 +43,15 @@ static void read_until_released(void *arg)
 	u64 switches;
 
 	rcu_read_lock();
+	if (r->nested)
+		rcu_read_lock();
 	switches = READ_ONCE(self->switches);
 	/* switches counts switch-ins, by this CPU's scheduler. */
 	while (READ_ONCE(self->switches) == switches)
 		arch_cpu_relax();
+	/* Only the outermost unlock may take the reader off its list. */
+	if (r->nested)
+		rcu_read_unlock();
 	WRITE_ONCE(r->preempted, true);
 	while (!READ_ONCE(r->release))
 		arch_cpu_relax();
@@ -110,9 +116,10 @@ static unsigned long gp_past_cpu1(void)
 }
 
 static void reader_holds_up_a_grace_period(struct ktest_context *t,
-					   bool irqs_off_unlock)
+					   bool irqs_off_unlock, bool nested)
 {
-	struct preempted_reader r = { .irqs_off_unlock = irqs_off_unlock };
+	struct preempted_reader r = { .irqs_off_unlock = irqs_off_unlock,
+				      .nested = nested };
 	struct thread *reader, *spinner;
 	unsigned long snap;
 	bool queued, ended_under_reader;
@@ -138,12 +145,18 @@ static void reader_holds_up_a_grace_period(struct ktest_context *t,
 
 KTEST_ON_CPU(rcu_preempt, preempted_reader_holds_up_the_grace_period, 0)
 {
-	reader_holds_up_a_grace_period(t, false);
+	reader_holds_up_a_grace_period(t, false, false);
 }
 
 KTEST_ON_CPU(rcu_preempt, unlock_with_interrupts_off_is_finished_later, 0)
 {
-	reader_holds_up_a_grace_period(t, true);
+	reader_holds_up_a_grace_period(t, true, false);
+}
+
+/* Preempted two sections deep, then out of the inner one: still held. */
+KTEST_ON_CPU(rcu_preempt, inner_unlock_keeps_a_preempted_reader_queued, 0)
+{
+	reader_holds_up_a_grace_period(t, false, true);
 }
 
 static bool exp_returned;
