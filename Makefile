@@ -374,7 +374,8 @@ mutants: deps
 	$(Q)tests/mutants/run $(subst $(,), ,$(MUTANTS))
 
 torture: deps $(KERNEL)
-	tests/boot --smp $(SMP) --mem $(MEM) --timeout $$(( $(SECS) + 600 )) \
+	BUILD=$(BUILD) tests/boot --smp $(SMP) --mem $(MEM) \
+		--timeout $$(( $(SECS) + 600 )) \
 		--log $(BUILD)/torture.log \
 		--cmdline 'ktest=rcutorture torture.secs=$(SECS) torture.stat_interval=60 $(CMDLINE)'
 
@@ -383,8 +384,8 @@ torture: deps $(KERNEL)
 # files as make test does.
 trace: deps $(KERNEL)
 	@mkdir -p $(BUILD)/trace
-	$(Q)tests/boot --quiet --smp $(SMP) --mem $(MEM) --timeout 600 \
-		--log $(BUILD)/trace/console.log \
+	$(Q)BUILD=$(BUILD) tests/boot --quiet --smp $(SMP) --mem $(MEM) \
+		--timeout 600 --log $(BUILD)/trace/console.log \
 		--cmdline '$(TRACE_WORKLOAD) trace=$(TRACE_EVENTS) $(CMDLINE)'
 	$(Q)tests/trace/decode $(BUILD)/trace/console.log \
 		--json $(BUILD)/trace/trace.json \
