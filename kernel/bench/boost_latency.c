@@ -120,6 +120,11 @@ BENCH(boost_latency)
 		bench_skip(b, "rcu.boost=0: the reader would never run");
 		return;
 	}
+	if (rcu_preempt_boost_prio() <= HOG_PRIO) {
+		bench_skip(b, "rcu.boost_prio is not above the hog's priority: "
+			   "the reader would never run");
+		return;
+	}
 	for (i = 0; i < repeats; i++)
 		if (time_one(&to_boost[n], &to_unlock[n], &to_return[n]))
 			n++;

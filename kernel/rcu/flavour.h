@@ -57,8 +57,13 @@ bool rcu_preempt_boost_enabled(void);
 /* Readers queued on a leaf since boot, and boosted (statistics). */
 u64 rcu_preempt_blocked_count(void);
 u64 rcu_preempt_boost_count(void);
-/* rcu.boost_delay_ms: rcutorture's boost test bounds its hogs by it. */
+/* rcu.boost_delay_ms, and the forcing scans since boot of grace periods
+ * that old (each a chance to boost, taken or not): rcutorture's boost
+ * test bounds its hogs by both. */
 unsigned int rcu_preempt_boost_delay_ms(void);
+u64 rcu_preempt_boost_chances(void);
+/* rcu.boost_prio: a benchmark's hog must stay below it. */
+unsigned int rcu_preempt_boost_prio(void);
 /* Stall warnings: name the readers that hold up the normal or the
  * expedited grace period from their leaves' lists. */
 void rcu_preempt_show_blocked(bool expedited);

@@ -13,7 +13,10 @@
  * a normal rcu_gp would itself be starved by the real-time work that
  * boosting is there to get past. So, as Linux does under
  * CONFIG_RCU_BOOST, rcu_gp runs at real-time priority 1 at least while
- * boosting is on. rcu.boost_prio needs no relation to it: rcu_gp and
+ * boosting is on: a floor the boot sets, which rcu_kthreads_set_priority()
+ * does not enforce, so that the benchmark and the self-test can compare
+ * normal threads with real-time ones (each restores the boot's priority
+ * when done). rcu.boost_prio needs no relation to it: rcu_gp and
  * rcuc sleep between short bursts, and a boosted reader above or below
  * them waits at most for one burst.
  *

@@ -39,6 +39,7 @@ CMDLINE_UINT("rcu.boost_prio", rcu_boost_prio, 1, 99,
 	     "the real-time priority a boosted reader runs at");
 
 static u64 rcu_preempt_boosts;
+static u64 rcu_preempt_boost_scans;
 
 bool rcu_preempt_boost_enabled(void)
 {
@@ -49,6 +50,17 @@ u64 rcu_preempt_boost_count(void)
 {
 	/* The GP thread's plain increments; a statistic, read whole. */
 	return READ_ONCE(rcu_preempt_boosts);
+}
+
+u64 rcu_preempt_boost_chances(void)
+{
+	/* The GP thread's plain increments, read whole by the torture. */
+	return READ_ONCE(rcu_preempt_boost_scans);
+}
+
+unsigned int rcu_preempt_boost_prio(void)
+{
+	return rcu_boost_prio;	/* set by the command line, before any thread */
 }
 
 unsigned int rcu_preempt_boost_delay_ms(void)
@@ -70,7 +82,9 @@ static void boost_leaf(struct rcu_node *leaf)
 
 		if (t->rcu_boosted)
 			continue;
-		t->rcu_boosted = true;	/* leaf lock, read by the dequeue */
+		/* Leaf lock, read by the dequeue; lock-free by the boost
+		 * test's reader (rcutorture), which only looks. */
+		WRITE_ONCE(t->rcu_boosted, true);
 		/* Leaf lock; read by the stall report, and by the reader
 		 * itself once the boost has run it (boost_latency). */
 		WRITE_ONCE(t->rcu_boosted_ns, clock_ns());
@@ -84,7 +98,13 @@ void rcu_preempt_boost(u64 gp_age_ms)
 {
 	unsigned int i;
 
-	if (!rcu_boost || gp_age_ms < rcu_boost_delay_ms)
+	if (gp_age_ms < rcu_boost_delay_ms)
+		return;
+	/* A chance to boost, taken or not (rcu.boost=0): the torture's
+	 * boost test counts them rather than trust a time alone. GP thread
+	 * only; ONCE for the torture's lock-free reads. */
+	WRITE_ONCE(rcu_preempt_boost_scans, rcu_preempt_boost_scans + 1);
+	if (!rcu_boost)
 		return;
 	for (i = 0; i < rcu_state.nr_leaves; i++)
 		boost_leaf(rcu_leaf(i));

@@ -13,16 +13,20 @@
  * for a grace period with start_poll_synchronize_rcu() and spins, never
  * sleeping, until that grace period ends. It can end only once the
  * reader has left its section, and the reader can run only if boosted.
- * The hog stops spinning at BOOST_CAP_DELAYS times rcu.boost_delay_ms:
- * reaching that bound with the grace period still pending is a failure
- * (Linux's "Boost inversion persisted", its rtbf: counter). The check is
- * an event, the end of the grace period asked for after the hog took the
- * CPU, and the bound is ten times what boosting needs, so a slow host
+ * The hog stops spinning once BOOST_CAP_DELAYS times rcu.boost_delay_ms
+ * (at least BOOST_CAP_MIN_MS) have passed and the grace-period thread
+ * has had BOOST_CAP_CHANCES chances to boost (forcing scans of a grace
+ * period old enough): reaching that bound with the grace period still
+ * pending is a failure (Linux's "Boost inversion persisted", its rtbf:
+ * counter). The check is an event, the end of the grace period asked for
+ * after the hog took the CPU, and the bound counts what boosting was
+ * given as well as time, so a slow host, or a GP thread the host starves,
  * makes a pass take longer, not fail.
  *
  * cpu0 has no pair: the rcu_gp thread, which boosts readers, lives there
- * at normal priority, and a hog above it would stop every grace period,
- * boosted or not. Linux skips its boost test for the same reason unless
+ * at real-time priority 1 (rcu.kthread_prio's floor while boosting), and
+ * a hog there at the same priority would never yield to it, boosted
+ * readers or not. Linux skips its boost test for the same reason unless
  * rcutree.kthread_prio puts its RCU threads above the hogs.
  *
  * Each ended wait is checked by the oracle like the writers' (the
@@ -52,6 +56,8 @@ CMDLINE_BOOL("torture.test_boost", torture_cmdline.test_boost,
 /* How long a hog may spin, in rcu.boost_delay_ms: boosting ends the
  * wait in about one. */
 #define BOOST_CAP_DELAYS	10
+#define BOOST_CAP_MIN_MS	1000	/* for rcu.boost_delay_ms=0 */
+#define BOOST_CAP_CHANCES	10
 /* The hogs start together every so often; the rest of each interval is
  * the rest of the torture's. */
 #define BOOST_INTERVAL_MS	1500
@@ -117,7 +123,13 @@ static void boost_reader_fn(void *arg)
 		rcu_read_lock();
 		oracle_reader_begin(p->slot);
 		WRITE_ONCE(p->entered, n);
-		while (READ_ONCE(p->taken) != n && !READ_ONCE(boost_stop))
+		/* Boosted before the hog ran (a grace period it held up
+		 * grew old meanwhile): it would outrank the hog for good,
+		 * so it leaves the section, and the interval's grace
+		 * period simply ends soon. Its own flag, set under its
+		 * leaf's lock by the GP thread. */
+		while (READ_ONCE(p->taken) != n && !READ_ONCE(boost_stop) &&
+		       !READ_ONCE(current_thread()->rcu_boosted))
 			arch_cpu_relax();
 		oracle_reader_end(p->slot);
 		rcu_read_unlock();
@@ -148,10 +160,14 @@ static void boost_failed(struct boost_pair *p, unsigned long cookie,
  * the grace period asked for since has ended, or the bound. */
 static void boost_interval(struct boost_pair *p)
 {
-	u64 start, cap_ns = (u64)BOOST_CAP_DELAYS *
-			    rcu_preempt_boost_delay_ms() * NSEC_PER_MSEC;
+	u64 start, chances, cap_ns = (u64)BOOST_CAP_DELAYS *
+				     rcu_preempt_boost_delay_ms() *
+				     NSEC_PER_MSEC;
 	unsigned long n = p->interval + 1, stamp, cookie;
 	bool done;
+
+	if (cap_ns < BOOST_CAP_MIN_MS * NSEC_PER_MSEC)
+		cap_ns = BOOST_CAP_MIN_MS * NSEC_PER_MSEC;
 
 	WRITE_ONCE(p->interval, n);
 	/* Sleeping lets the reader run; waking at real-time priority takes
@@ -161,10 +177,12 @@ static void boost_interval(struct boost_pair *p)
 			return;
 	WRITE_ONCE(p->taken, n);
 	start = clock_ns();
+	chances = rcu_preempt_boost_chances();
 	stamp = oracle_stamp();
 	cookie = start_poll_synchronize_rcu();
 	while (!(done = poll_state_synchronize_rcu(cookie)) &&
-	       clock_ns() - start < cap_ns)
+	       (clock_ns() - start < cap_ns ||
+		rcu_preempt_boost_chances() - chances < BOOST_CAP_CHANCES))
 		arch_cpu_relax();
 	/* Rechecked after the time, as Linux does: a grace period that
 	 * ended just as the bound passed is a pass. */
