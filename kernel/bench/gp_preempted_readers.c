@@ -18,6 +18,7 @@
  * schedule().
  */
 #include "bench.h"
+#include "kernel/rcu/flavour.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time.h"
@@ -36,6 +37,9 @@ static const unsigned int reader_counts[] = { 0, 1, 4, MAX_READERS };
 static bool readers_release;
 /* Readers switched out inside their section so far (atomic). */
 static unsigned int readers_queued;
+/* A reader was boosted before its release (WRITE_ONCE): the sample is
+ * dropped. */
+static bool readers_boosted;
 /* When the releaser let the readers go; read after joining it. */
 static u64 release_ns;
 
@@ -48,13 +52,20 @@ static void preempted_reader(void *unused)
 
 	(void)unused;
 	rcu_read_lock();
-	/* Written by cpu1's scheduler at each switch-in of this thread. */
+	/* Written by cpu1's scheduler at each switch-in of this thread.
+	 * A reader boosted while it waits (a grace period it holds up grew
+	 * rcu.boost_delay_ms old) would outrank the others and the spinner
+	 * for good: it leaves, and the sample is dropped. */
 	switches = READ_ONCE(self->switches);
-	while (READ_ONCE(self->switches) == switches)
+	while (READ_ONCE(self->switches) == switches &&
+	       !rcu_preempt_thread_boosted(self))
 		arch_cpu_relax();
 	atomic_fetch_add(&readers_queued, 1);
-	while (!READ_ONCE(readers_release))	/* see readers_release */
+	while (!READ_ONCE(readers_release) &&	/* see readers_release */
+	       !rcu_preempt_thread_boosted(self))
 		arch_cpu_relax();
+	if (!READ_ONCE(readers_release))
+		WRITE_ONCE(readers_boosted, true);
 	rcu_read_unlock();
 }
 
@@ -88,7 +99,8 @@ static void release_and_join(struct thread **threads, unsigned int nr)
 
 /* One grace period with n readers preempted; its latency and the time
  * from the release to its end, in microseconds. False if a thread could
- * not be created. */
+ * not be created, or a reader was boosted early (the sample is not one
+ * of n preempted readers). */
 static bool time_one(unsigned int n, u64 *latency_us, u64 *after_us)
 {
 	struct thread *threads[MAX_READERS + 1], *rel;
@@ -97,6 +109,7 @@ static bool time_one(unsigned int n, u64 *latency_us, u64 *after_us)
 
 	WRITE_ONCE(readers_release, false);	/* no thread runs yet */
 	WRITE_ONCE(readers_queued, 0);
+	WRITE_ONCE(readers_boosted, false);
 	/* n readers, then the spinner. */
 	for (nr = 0; nr <= n; nr++) {
 		threads[nr] = thread_create_on(nr < n ? preempted_reader
@@ -123,7 +136,7 @@ static bool time_one(unsigned int n, u64 *latency_us, u64 *after_us)
 	*latency_us = (end - start) / 1000;
 	*after_us = end > release_ns ? (end - release_ns) / 1000 : 0;
 	release_and_join(threads, nr);
-	return true;
+	return !READ_ONCE(readers_boosted);
 }
 
 /* The figures for n readers. */

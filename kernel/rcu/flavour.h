@@ -71,6 +71,11 @@ void rcu_preempt_show_blocked(bool expedited);
  * the next preemption point, within a tick. */
 void rcu_preempt_tick(void);
 
+/* Whether t has been boosted while queued: a test or benchmark whose
+ * reader waits inside its section for a lower-priority thread leaves
+ * when boosted, or it would outrank that thread for good. Set under the
+ * leaf's lock by the GP thread (boost.c); only looked at here. */
+bool rcu_preempt_thread_boosted(const struct thread *t);
 #else
 
 #define RCU_FLAVOUR_NAME	"non-preemptible"
@@ -145,6 +150,12 @@ static inline u64 rcu_preempt_boost_count(void)
 static inline void rcu_preempt_show_blocked(bool expedited)
 {
 	(void)expedited;
+}
+
+static inline bool rcu_preempt_thread_boosted(const struct thread *t)
+{
+	(void)t;
+	return false;
 }
 
 #endif

@@ -58,6 +58,11 @@ u64 rcu_preempt_boost_chances(void)
 	return READ_ONCE(rcu_preempt_boost_scans);
 }
 
+bool rcu_preempt_thread_boosted(const struct thread *t)
+{
+	return READ_ONCE(t->rcu_boosted);	/* see flavour.h */
+}
+
 unsigned int rcu_preempt_boost_prio(void)
 {
 	return rcu_boost_prio;	/* set by the command line, before any thread */

@@ -126,10 +126,9 @@ static void boost_reader_fn(void *arg)
 		/* Boosted before the hog ran (a grace period it held up
 		 * grew old meanwhile): it would outrank the hog for good,
 		 * so it leaves the section, and the interval's grace
-		 * period simply ends soon. Its own flag, set under its
-		 * leaf's lock by the GP thread. */
+		 * period simply ends soon. */
 		while (READ_ONCE(p->taken) != n && !READ_ONCE(boost_stop) &&
-		       !READ_ONCE(current_thread()->rcu_boosted))
+		       !rcu_preempt_thread_boosted(current_thread()))
 			arch_cpu_relax();
 		oracle_reader_end(p->slot);
 		rcu_read_unlock();
