@@ -9,8 +9,8 @@
 #   make preempt-test the preemptible flavour's kernel (RCU=preempt) and
 #                   its boots (tests/boots-preempt.txt)
 #   make model      spin checks the models of the grace-period engine, of
-#                   SRCU's counter flip and of preemptible RCU's
-#                   blocked-tasks list (tests/model/)
+#                   SRCU's counter flip, of preemptible RCU's
+#                   blocked-tasks list and of classic RCU (tests/model/)
 #   make perf-test  the self-tests' speed figures judged, on the non-debug
 #                   kernel (a quiet host only)
 #   make stress-test the boot matrix while host processes load every core
@@ -343,7 +343,8 @@ bench-smoke: $(KERNEL)
 		build/preempt/bench-smoke.log
 
 # spin: each model (grace-period engine, SRCU flip, preemptible RCU's
-# blocked-tasks list) verifies, and each planted bug is rejected.
+# blocked-tasks list, classic RCU) verifies, and each planted bug is
+# rejected.
 model: deps
 	$(Q)tests/model/run
 
