@@ -477,7 +477,6 @@ __init void rcu_init(void)
 /**
  * rcu_start_kthreads - start the "rcu_gp" and per-CPU "rcuc" threads
  *
- * They run at the priority rcu.kthread_prio asks (kthreads.c).
  * Context: boot, once, in thread context after rcu_init(); allocates, and
  * panics if there is no memory. Until it runs, callbacks are queued but
  * not invoked, and synchronize_rcu() would wait for ever.
