@@ -146,6 +146,9 @@ KERNEL_C	:= $(filter-out $(KASAN_RUNTIME),$(KERNEL_C))
 endif
 ifneq ($(RCU),preempt)
 KERNEL_C	:= $(filter-out kernel/rcu/preempt/%,$(KERNEL_C))
+else
+# Classic RCU was never preemptible: rcu.engine=classic is refused there.
+KERNEL_C	:= $(filter-out kernel/rcu/classic/%,$(KERNEL_C))
 endif
 KERNEL_S	:= $(sort $(shell find boot arch/$(ARCH) -name '*.S'))
 KERNEL_OBJS	:= $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_S) $(KERNEL_C))

@@ -94,6 +94,7 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	pr_info("cmdline: '%s'\n", cmdline_raw());
 	race_windows_init();
 	spinlock_choose_mode();
+	rcu_choose_engine();
 	early_alloc_init((u64)__kernel_phys_end);
 	arch_memory_init();
 	page_alloc_init();

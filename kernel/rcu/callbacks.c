@@ -40,11 +40,12 @@ static void accelerate(struct rcu_data *rdp)
 		snap -= 2;
 
 	if (rcu_cblist_accelerate(&rdp->cbs, snap))
-		rcu_request_gp(snap);
+		rcu_tree_request_gp(snap);
 }
 
-/* What both forms of call_rcu() do once the head says what to run. */
-static void queue_callback(struct rcu_head *head)
+/* The engine's queue_callback: what both forms of call_rcu() do once
+ * the head says what to run. */
+void rcu_tree_queue_callback(struct rcu_head *head)
 {
 	unsigned long flags;
 	struct rcu_data *rdp;
@@ -63,63 +64,6 @@ static void queue_callback(struct rcu_head *head)
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_CB_QUEUE, 0,
 		    (u32)rdp->cbs.len, 0);
 	arch_irq_restore(flags);
-}
-
-/* KASAN's report on a late reader of the object that holds p names the
- * call that freed it through RCU, and the grace period it waits for. */
-void rcu_kasan_record(const void *p, enum kasan_aux_kind kind)
-{
-	if (KERNEL_KASAN)
-		kasan_record_aux_stack(p, kind, rcu_gp_number(rcu_gp_snap()));
-}
-
-/**
- * call_rcu_arg - queue func(arg) to run after a grace period: the
- * article's call_rcu(head, func, arg)
- * @head: storage for the queue entry, usually inside the object; need
- *        not be initialized; must stay valid until func runs
- * @func: the callback, typically freeing arg
- * @arg: its argument
- *
- * Context: any, after rcu_init(): threads, interrupt handlers,
- * read-side sections, preemption or interrupts off; never sleeps.
- * func runs in the "rcuc" thread of this CPU, with interrupts and
- * preemption enabled, once every reader that might hold a reference
- * obtained before this call has finished; this CPU's callbacks run in
- * the order queued. func may sleep, but holds up this CPU's later
- * callbacks meanwhile, and must not call rcu_barrier().
- * A full barrier comes first: the caller's earlier accesses (the store
- * that unpublished the object) happen before func runs, and any reader
- * still running by then sees them.
- */
-void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg)
-{
-	if (KERNEL_DEBUG &&
-	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
-		return;
-	rcu_kasan_record(head, KASAN_AUX_CALL_RCU);
-	head->func = func;
-	head->arg = arg;
-	queue_callback(head);
-}
-
-char rcu_head_form_linux[1];
-
-/* Linux's call_rcu(head, func): as call_rcu_arg(), but func gets head. */
-void call_rcu_head(struct rcu_head *head, rcu_callback_t func)
-{
-	if (KERNEL_DEBUG &&
-	    !rcu_head_debug_queue(head, (uptr)__builtin_return_address(0)))
-		return;
-	rcu_kasan_record(head, KASAN_AUX_CALL_RCU);
-	head->func_head = func;
-	head->arg = rcu_head_form_linux;
-	queue_callback(head);
-}
-
-void kfree_rcu_callback(void *ptr)
-{
-	kfree(ptr);
 }
 
 /* Every tick: advance, accelerate, and wake the invoker if work is done. */
@@ -220,13 +164,6 @@ __init void rcu_cb_threads_start(void)
 	}
 }
 
-/* rcu_barrier(): a callback on every CPU, behind everything queued
- * there; callbacks of one CPU run in queue order. */
-static DEFINE_MUTEX(barrier_mutex);
-static struct rcu_head barrier_heads[MAX_CPUS];
-static unsigned int barrier_pending;
-static struct completion barrier_done;
-
 /*
  * A CPU has parked: its callbacks come to this CPU, each segment keeping
  * its grace period (rcu_cblist_merge()), those already done first in
@@ -234,7 +171,7 @@ static struct completion barrier_done;
  * either queued behind them here or ran before they moved. Preemption
  * and interrupts off: the list is this CPU's.
  */
-void rcu_cpu_dead(unsigned int cpu)
+void rcu_tree_cpu_dead(unsigned int cpu)
 {
 	struct rcu_data *dead = &rcu_data[cpu], *rdp;
 	unsigned long flags = arch_irq_save(), moved;
@@ -252,74 +189,4 @@ void rcu_cpu_dead(unsigned int cpu)
 		wake_up_all(&rdp->cb_wait);
 	}
 	arch_irq_restore(flags);
-}
-
-void rcu_hotplug_lock(void)
-{
-	mutex_lock(&barrier_mutex);
-}
-
-void rcu_hotplug_unlock(void)
-{
-	mutex_unlock(&barrier_mutex);
-}
-
-static void barrier_callback(void *unused)
-{
-	(void)unused;
-	/* Fully ordered: this CPU's earlier callbacks, run before this one
-	 * by the same rcuc thread, happen before the count drops; the last
-	 * decrement passes them all on to rcu_barrier() through complete()
-	 * and the completion's lock. */
-	if (atomic_sub_return(&barrier_pending, 1) == 0)
-		complete(&barrier_done);
-}
-
-static void queue_barrier_callback(void *unused)
-{
-	(void)unused;
-	/* kfree_rcu()'s open block first: this CPU runs its callbacks in
-	 * order, so the barrier waits for the block too. */
-	rcu_kfree_flush_here();
-	/* Counted here, by each CPU that queues, not counted beforehand:
-	 * cpu_up() does not take the barrier mutex, so a CPU may join the
-	 * online set between a count and the call, and a count one short
-	 * would end the barrier early, with a callback of it still queued
-	 * (rcutorture's onoff caught the next barrier queueing that head a
-	 * second time). Fully ordered, before this CPU's callback can run
-	 * and decrement; the caller's own count keeps the total above zero
-	 * until every CPU has added its own (smp_call_function_all() waits
-	 * for them). */
-	atomic_fetch_add(&barrier_pending, 1);
-	call_rcu(&barrier_heads[this_cpu_id()], barrier_callback, NULL);
-}
-
-/**
- * rcu_barrier - wait until every callback queued before the call has run
- *
- * Context: thread context with preemption and interrupts enabled, after
- * rcu_start_kthreads(); sleeps (on a mutex and for grace periods), so
- * never inside rcu_read_lock() or an interrupt handler, and never from
- * a callback, whose own rcuc thread would then never reach the
- * barrier's callback. Callbacks queued by callbacks during the wait may
- * not have run.
- * On return every callback queued on any CPU before the call has
- * returned, and its accesses happen before the caller's later ones.
- */
-void rcu_barrier(void)
-{
-	mutex_lock(&barrier_mutex);
-	init_completion(&barrier_done);
-	/* Our own count, dropped once every CPU has queued its callback,
-	 * so that an early callback cannot complete the barrier. Plain
-	 * store: the other CPUs touch the count only after the IPI of
-	 * smp_call_function_all(), whose spin_trylock() (a locked cmpxchg,
-	 * a full barrier) makes it visible first. */
-	WRITE_ONCE(barrier_pending, 1);
-	/* A CPU may come online here (see queue_barrier_callback()). */
-	race_window(RACE_BARRIER_CALL);
-	smp_call_function_all(queue_barrier_callback, NULL);
-	barrier_callback(NULL);
-	wait_for_completion(&barrier_done);
-	mutex_unlock(&barrier_mutex);
 }

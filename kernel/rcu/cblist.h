@@ -18,6 +18,7 @@
 #define KERNEL_RCU_CBLIST_H
 
 #include "rcupdate.h"
+#include "seq.h"
 
 enum rcu_segment { SEG_DONE, SEG_WAIT, SEG_NEXT_READY, SEG_NEXT, SEG_COUNT };
 
@@ -50,27 +51,5 @@ bool rcu_cblist_oldest_wait(const struct rcu_cblist *l, unsigned long *gp);
  * segment keeping its grace period or waiting for a later one, never an
  * earlier; src is left empty. */
 void rcu_cblist_merge(struct rcu_cblist *dst, struct rcu_cblist *src);
-
-/* Grace-period sequence numbers: the low bit is set while a grace period
- * is in progress, so gp n runs from 2n-1 to 2n. Wrap-safe comparison. */
-static inline bool rcu_seq_done(unsigned long now, unsigned long target)
-{
-	return (long)(now - target) >= 0;
-}
-
-/* The number of the grace period running at `seq`, or of the last one
- * ended: grace period n runs from 2n-1 to 2n. For messages and traces. */
-static inline unsigned long rcu_gp_number(unsigned long seq)
-{
-	return (seq + 1) >> 1;
-}
-
-/* The value of gp_seq at which a full grace period begun after `now`
- * will have ended: the next one if none is running, else the one after
- * the current. */
-static inline unsigned long rcu_seq_snap(unsigned long now)
-{
-	return (now + 3) & ~1ul;
-}
 
 #endif

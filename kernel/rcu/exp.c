@@ -149,7 +149,7 @@ static bool exp_done(void)
  * ones; a reader still running at the return sees every update the
  * caller made before the call.
  */
-void synchronize_rcu_expedited(void)
+void rcu_tree_synchronize_expedited(void)
 {
 	unsigned long snap;
 	unsigned int cpu, me, n = 0;
@@ -268,18 +268,10 @@ void rcu_exp_report_leaf(void)
 		wake_up_all(&exp_wait);
 }
 
-/* For polled _full cookies (poll.c): the exp_seq value at which an
- * expedited grace period begun after the caller's full barrier will
- * have ended. A stale read is smaller: at worst a later one is named. */
-unsigned long rcu_exp_get_state(void)
-{
-	return rcu_seq_snap(READ_ONCE(exp_seq));
-}
-
 /* exp_seq now, for the polled cookies. Acquire: pairs with the release
  * that ends an expedited grace period, so its readers are done before
  * the caller's next accesses. */
-unsigned long rcu_exp_seq(void)
+unsigned long rcu_tree_exp_seq(void)
 {
 	return smp_load_acquire(&exp_seq);
 }

@@ -177,7 +177,7 @@ void rcu_check_stall(void)
  * which CPUs it still waits for, and where the GP thread is. Lock-free
  * snapshots, each untorn, not consistent with one another.
  */
-void rcu_show_gp_state(void)
+void rcu_tree_show_gp_state(void)
 {
 	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
 	struct thread *t = rcu_state.gp_thread;

@@ -3,6 +3,7 @@
 #define KERNEL_RCU_INTERNAL_H
 
 #include "cblist.h"
+#include "engine.h"
 #include "flavour.h"
 #include "hooks.h"
 #include "rcupdate.h"
@@ -18,7 +19,6 @@
 #define RCU_FANOUT_LEAF_MAX	64	/* bits in a leaf's qsmask */
 /* The root's qsmask has a bit per leaf. */
 #define RCU_MAX_LEAVES		64
-#define RCU_LATENCY_SAMPLES	1024
 #define RCU_NUDGE_TICKS		1	/* ticks before a holdout is nudged */
 
 /*
@@ -106,13 +106,12 @@ struct rcu_state {
 	u64 next_stall_ns;
 	u64 gps_completed;
 	u64 stalls;
-	u64 latency_ns[RCU_LATENCY_SAMPLES];
+	u64 latency_ns[RCU_LATENCY_RING];
 	unsigned int latency_next;	/* published with release */
 };
 
 extern struct rcu_state rcu_state;
 extern struct rcu_data rcu_data[MAX_CPUS];
-extern unsigned int rcu_stall_timeout_ms;
 extern unsigned int rcu_fanout_leaf;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
@@ -135,10 +134,8 @@ void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq);
 /* quiescent.c: report this CPU's quiescent state, if a grace period it
  * has not reported runs. Interrupts off. */
 void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason);
-void rcu_request_gp(unsigned long snap);
 void rcu_force_quiescent_states(void);
 void rcu_check_stall(void);
-const char *rcu_offline_stall_verdict(unsigned int cpu);
 void rcu_record_latency(u64 ns);
 void rcu_callbacks_tick(void);
 void rcu_exp_report_here(void);
@@ -163,17 +160,28 @@ static inline bool rcu_exp_claim(struct rcu_data *rdp)
 }
 void rcu_exp_init(void);
 void rcu_exp_show_state(void);
-/* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */
-void rcu_kfree_flush_here(void);
-extern u64 rcu_kfree_blocks;
-/* The expedited sequence: a cookie's snapshot, and its value now. */
-unsigned long rcu_exp_get_state(void);
-unsigned long rcu_exp_seq(void);
-/* poll.c: the normal grace period's snapshot, and whether it ended. */
-unsigned long rcu_gp_snap(void);
-void rcu_kasan_record(const void *p, enum kasan_aux_kind kind);
-bool rcu_gp_done(unsigned long snap);
 void rcu_cb_threads_start(void);
-void rcu_kthreads_apply_boot_priority(void);
+
+/* The tree's entries in the engine table (tree_engine.c). */
+void rcu_tree_init(void);
+void rcu_tree_start_kthreads(void);
+void rcu_tree_note_context_switch(void);
+void rcu_tree_idle_enter(void);
+void rcu_tree_idle_exit(void);
+void rcu_tree_irq_enter(void);
+void rcu_tree_irq_exit(void);
+void rcu_tree_tick(void);
+void rcu_tree_cpu_dying(void);
+void rcu_tree_cpu_dead(unsigned int cpu);
+void rcu_tree_cpu_starting(void);
+void rcu_tree_queue_callback(struct rcu_head *head);
+unsigned long rcu_tree_gp_seq(void);
+void rcu_tree_request_gp(unsigned long snap);
+void rcu_tree_synchronize(void);
+void rcu_tree_synchronize_expedited(void);
+unsigned long rcu_tree_exp_seq(void);
+void rcu_tree_get_stats(struct rcu_stats *s);
+void rcu_tree_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s);
+void rcu_tree_show_gp_state(void);
 
 #endif

@@ -25,7 +25,9 @@
  * it, not destroyed, and runs again, at the same priority, when the CPU
  * comes back.
  */
-#include "internal.h"
+#include "engine.h"
+#include "flavour.h"
+#include "kernel/sched/sched.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
@@ -53,17 +55,10 @@ static DEFINE_MUTEX(kthread_prio_mutex);
  */
 int rcu_kthreads_set_priority(unsigned int prio)
 {
-	unsigned int cpu;
 	int err;
 
 	mutex_lock(&kthread_prio_mutex);
-	/* The thread pointers were set before rcu_start_kthreads()
-	 * returned, and never change. */
-	err = thread_set_priority(rcu_state.gp_thread, prio);
-	for (cpu = 0; cpu < nr_cpus && !err; cpu++)
-		if (rcu_data[cpu].cb_thread)
-			err = thread_set_priority(rcu_data[cpu].cb_thread,
-						  prio);
+	err = rcu_engine->set_kthread_priority(prio);
 	/* Read lock-free by rcu_kthread_priority(). */
 	if (!err)
 		WRITE_ONCE(rcu_kthread_prio, prio);
@@ -92,8 +87,8 @@ __init void rcu_kthreads_apply_boot_priority(void)
 	/* In range: the command line took only 0..99. */
 	rcu_kthreads_set_priority(prio);
 	if (prio)
-		pr_info("rcu: rcu_gp and rcuc/N at real-time priority %u%s\n",
-			prio, why);
+		pr_info("rcu: %s at real-time priority %u%s\n",
+			rcu_engine->kthreads, prio, why);
 	else
-		pr_info("rcu: rcu_gp and rcuc/N at normal priority\n");
+		pr_info("rcu: %s at normal priority\n", rcu_engine->kthreads);
 }

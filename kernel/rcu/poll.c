@@ -4,7 +4,7 @@
  * kind of grace period, normal or expedited, satisfies any cookie.
  *
  * A _full cookie (struct rcu_gp_oldstate) holds a snapshot of each
- * sequence: the value of rcu_state.gp_seq, and of the expedited exp_seq,
+ * sequence: the value of the engine's gp_seq, and of its expedited one,
  * at which a grace period of that kind begun after the call will have
  * ended (rcu_seq_snap()). A plain cookie is one unsigned long, as
  * Linux's is; Linux 6.1 keeps a third sequence that both kinds advance
@@ -14,7 +14,7 @@
  * have passed since the cookie was taken (the horizon a 32-bit Linux's
  * cookies have): then the caller waits for one more grace period.
  */
-#include "internal.h"
+#include "engine.h"
 #include "kernel/sched/waitqueue.h"
 #include "lib/atomic.h"
 
@@ -28,17 +28,26 @@ unsigned long rcu_gp_snap(void)
 	/* Full barrier: the caller's earlier updates come before the
 	 * sample of gp_seq, so a grace period that has already started
 	 * (and might miss those updates' readers) is not counted. Pairs
-	 * with the smp_mb() in gp_start() after it stores gp_seq. */
+	 * with the full barrier each engine places after it makes gp_seq
+	 * odd: gp_start()'s smp_mb() (tree), start_batch()'s (classic). */
 	smp_mb();
-	return rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+	return rcu_seq_snap(rcu_engine->gp_seq());
 }
 
 /* Whether the normal grace period rcu_gp_snap() named has ended. */
 bool rcu_gp_done(unsigned long snap)
 {
-	/* Acquire pairs with gp_end()'s release store: the ended grace
+	/* The engine reads its sequence with acquire: the ended grace
 	 * period's readers are done before the caller's next accesses. */
-	return rcu_seq_done(smp_load_acquire(&rcu_state.gp_seq), snap);
+	return rcu_seq_done(rcu_engine->gp_seq(), snap);
+}
+
+/* For _full cookies: the expedited sequence's value at which an
+ * expedited grace period begun after the caller's full barrier will
+ * have ended. A stale read is smaller: at worst a later one is named. */
+unsigned long rcu_exp_get_state(void)
+{
+	return rcu_seq_snap(rcu_engine->exp_seq());
 }
 
 static unsigned long pack_cookie(const struct rcu_gp_oldstate *rgos)
@@ -105,11 +114,10 @@ unsigned long start_poll_synchronize_rcu(void)
  */
 bool poll_state_synchronize_rcu(unsigned long cookie)
 {
-	/* Acquire loads: gp_seq's pairs with gp_end()'s release store,
-	 * exp_seq's (rcu_exp_seq()) with the one that ends an expedited
-	 * grace period. */
-	return half_done(smp_load_acquire(&rcu_state.gp_seq), cookie) ||
-	       half_done(rcu_exp_seq(), cookie >> COOKIE_HALF_BITS);
+	/* Both sequences are read with acquire (engine.h): pairs with the
+	 * release that ends a grace period of either kind. */
+	return half_done(rcu_engine->gp_seq(), cookie) ||
+	       half_done(rcu_engine->exp_seq(), cookie >> COOKIE_HALF_BITS);
 }
 
 /**
@@ -168,7 +176,7 @@ void start_poll_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
 bool poll_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
 {
 	return rcu_gp_done(rgosp->rgos_norm) ||
-	       rcu_seq_done(rcu_exp_seq(), rgosp->rgos_exp);
+	       rcu_seq_done(rcu_engine->exp_seq(), rgosp->rgos_exp);
 }
 
 /* Wait for a normal grace period unless one of either kind has elapsed. */

@@ -55,7 +55,7 @@ void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason)
 	rcu_report_qs(cpu, gp);
 }
 
-void rcu_note_context_switch(void)
+void rcu_tree_note_context_switch(void)
 {
 	unsigned int cpu = this_cpu_id();
 
@@ -71,7 +71,7 @@ void rcu_note_context_switch(void)
 }
 
 /* Entering idle: quiescent now and until rcu_idle_exit(). */
-void rcu_idle_enter(void)
+void rcu_tree_idle_enter(void)
 {
 	unsigned int cpu = this_cpu_id();
 
@@ -97,7 +97,7 @@ void rcu_idle_enter(void)
  * every update made before that grace period began (store buffering
  * with fences on both sides). The same holds against the locked add
  * before synchronize_rcu_expedited() reads the counters. */
-void rcu_idle_exit(void)
+void rcu_tree_idle_exit(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
@@ -121,7 +121,7 @@ void rcu_idle_exit(void)
  * scan (force_one() sees its counter odd). Its callbacks stay where they
  * are until a surviving CPU takes them (rcu_cpu_dead()).
  */
-void rcu_cpu_dying(void)
+void rcu_tree_cpu_dying(void)
 {
 	unsigned int cpu = this_cpu_id();
 
@@ -131,7 +131,7 @@ void rcu_cpu_dying(void)
 		/* The injected bug: the parked CPU stays awake to RCU. */
 		return;
 	}
-	rcu_idle_enter();
+	rcu_tree_idle_enter();
 	/* rcu_idle_enter() checked the expedited flag before its locked
 	 * increment; a requester that set the flag meanwhile and then saw
 	 * the counter even sent an IPI that a parked CPU never takes. So
@@ -149,15 +149,15 @@ void rcu_cpu_dying(void)
  * else: leave the extended quiescent state it was in (every CPU starts in
  * one, see rcu_data), as idle exit does. A grace period that began while
  * it was offline did not wait for it, rightly: it held no reader then. */
-void rcu_cpu_starting(void)
+void rcu_tree_cpu_starting(void)
 {
 	if (READ_ONCE(rcu_data[this_cpu_id()].eqs_seq) & 1)
-		rcu_idle_exit();
+		rcu_tree_idle_exit();
 }
 
 /* An interrupt on an idle CPU may use RCU readers: it leaves the
  * extended quiescent state for its duration. Outermost interrupt only. */
-void rcu_irq_enter(void)
+void rcu_tree_irq_enter(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
 
@@ -176,7 +176,7 @@ void rcu_irq_enter(void)
 /* Back to idle: the handler is over, so this CPU is quiescent now; it
  * reports at once instead of waiting for the next scan to notice that
  * its counter moved. */
-void rcu_irq_exit(void)
+void rcu_tree_irq_exit(void)
 {
 	unsigned int cpu = this_cpu_id();
 	struct rcu_data *rdp = &rcu_data[cpu];

@@ -389,10 +389,12 @@ void cond_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp);
 void start_poll_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
 void cond_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
 
-/* Boot: set up the tree (after the CPUs are counted) and the kthreads. */
+/* Boot: take rcu.engine= (right after the command line is parsed), set
+ * up the engine (after the CPUs are counted), and start its kthreads. */
+void rcu_choose_engine(void);
 void rcu_init(void);
 void rcu_start_kthreads(void);
-/* rcu_gp's and the rcuc threads' priority (kernel/rcu/kthreads.c:
+/* The engine's threads' priority (kernel/rcu/kthreads.c:
  * rcu.kthread_prio), and a change of it at run time. */
 unsigned int rcu_kthread_priority(void);
 int rcu_kthreads_set_priority(unsigned int prio);

@@ -13,6 +13,8 @@ struct rcu_stats {
 	u64 exp_stalls;			/* expedited stall warnings */
 	u64 kfree_blocks;		/* kfree_rcu() blocks queued */
 	const char *flavour;		/* RCU_FLAVOUR_NAME */
+	const char *engine;		/* "tree" or "classic" (engine.h) */
+	const char *kthreads;		/* the threads kthread_prio is for */
 	u64 readers_blocked;		/* preempted inside a reader, queued */
 	u64 readers_boosted;		/* of those, boosted (preempt/boost.c) */
 	unsigned int kthread_prio;	/* rcu_gp's and rcuc's; 0 normal */

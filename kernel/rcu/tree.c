@@ -166,7 +166,7 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
 	arch_irq_restore(flags);
 }
 
-void rcu_tick(void)
+void rcu_tree_tick(void)
 {
 	unsigned int cpu = this_cpu_id();
 
@@ -191,7 +191,7 @@ void rcu_tick(void)
 	}
 }
 
-void rcu_request_gp(unsigned long snap)
+void rcu_tree_request_gp(unsigned long snap)
 {
 	unsigned long flags;
 	bool wake = false;
@@ -409,22 +409,13 @@ static void gp_thread_fn(void *unused)
 	}
 }
 
-/**
- * synchronize_rcu - wait for a full grace period
- *
- * Context: thread context with preemption and interrupts enabled, after
- * rcu_start_kthreads(); sleeps, so never inside rcu_read_lock(), with a
- * spinlock held or in an interrupt handler (the debug build panics:
- * "scheduling while atomic"). Normally returns within a tick or two.
- * On return every reader that began before the call has ended, and its
- * accesses happen before the caller's later ones; a reader still running
- * at the return sees every update the caller made before the call.
- */
-void synchronize_rcu(void)
+/* The engine's synchronize_rcu(): wait for the grace period the snapshot
+ * names on gp_done, which gp_end() wakes. */
+void rcu_tree_synchronize(void)
 {
 	unsigned long snap = rcu_gp_snap();
 
-	rcu_request_gp(snap);
+	rcu_tree_request_gp(snap);
 	wait_event(&rcu_state.gp_done, rcu_gp_done(snap));
 }
 
@@ -436,11 +427,10 @@ void synchronize_rcu(void)
  * Does not sleep. The APs may already be ticking; rcu_tick() ignores
  * RCU until rcu_start_kthreads() publishes what this sets up.
  */
-__init void rcu_init(void)
+__init void rcu_tree_init(void)
 {
 	unsigned int i, cpu;
 
-	rcu_inject_init();
 	rcu_exp_init();
 	spin_lock_init(&rcu_state.request_lock);
 	wait_queue_init(&rcu_state.gp_wait);
@@ -483,7 +473,7 @@ __init void rcu_init(void)
  * A release store of rcu_ready publishes rcu_init()'s set-up and the
  * threads to every CPU's tick (the acquire in rcu_tick()).
  */
-__init void rcu_start_kthreads(void)
+__init void rcu_tree_start_kthreads(void)
 {
 	/* On the boot CPU, which never goes offline, as Linux keeps its
 	 * grace-period kthread on housekeeping CPUs: a CPU left to one busy
@@ -493,7 +483,6 @@ __init void rcu_start_kthreads(void)
 	if (!rcu_state.gp_thread)
 		panic("rcu: no memory for the grace-period thread");
 	rcu_cb_threads_start();
-	rcu_kthreads_apply_boot_priority();
 	/* Release: rcu_init()'s set-up and the kthreads are visible to a
 	 * tick that sees rcu_ready; pairs with the acquire in rcu_tick(). */
 	smp_store_release(&rcu_ready, true);

@@ -20,6 +20,7 @@ static void print_grace_periods(void)
 	struct rcu_stats s;
 
 	rcu_get_stats(&s);
+	console_printf("engine: %s\n", s.engine);
 	console_printf("grace periods: gp_seq %lu (%s), needed up to %lu; "
 		       "%llu completed, %llu expedited\n", s.gp_seq,
 		       s.gp_seq & 1 ? "one running" : "idle", s.gp_seq_needed,
@@ -36,11 +37,11 @@ static void print_grace_periods(void)
 		       "sections, %llu boosted\n", s.flavour, s.readers_blocked,
 		       s.readers_boosted);
 	if (s.kthread_prio)
-		console_printf("kthreads: rcu_gp and rcuc/N at real-time "
-			       "priority %u\n", s.kthread_prio);
+		console_printf("kthreads: %s at real-time priority %u\n",
+			       s.kthreads, s.kthread_prio);
 	else
-		console_printf("kthreads: rcu_gp and rcuc/N at normal "
-			       "priority\n");
+		console_printf("kthreads: %s at normal priority\n",
+			       s.kthreads);
 }
 
 static void print_cpus(void)

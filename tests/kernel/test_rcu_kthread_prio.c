@@ -12,6 +12,7 @@
 #include "kernel/percpu.h"
 #include "kernel/rcu/internal.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/rcu/classic/classic.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
 
@@ -25,10 +26,19 @@ static void expect_all_at(struct ktest_context *t, unsigned int prio)
 	unsigned int i, n = 0, cpu;
 
 	/* Set by rcu_start_kthreads() at boot and never changed. */
-	threads[n++] = rcu_state.gp_thread;
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (rcu_data[cpu].cb_thread)
-			threads[n++] = rcu_data[cpu].cb_thread;
+#if !CONFIG_PREEMPT_RCU
+	if (rcu_engine == &rcu_classic_engine) {
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			if (classic_data[cpu].cb_thread)
+				threads[n++] = classic_data[cpu].cb_thread;
+	} else
+#endif
+	{
+		threads[n++] = rcu_state.gp_thread;
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			if (rcu_data[cpu].cb_thread)
+				threads[n++] = rcu_data[cpu].cb_thread;
+	}
 	for (i = 0; i < n; i++) {
 		unsigned int own = thread_base_priority(threads[i]);
 		unsigned int now = thread_priority(threads[i]);

@@ -35,6 +35,14 @@
 
 static bool holder_inside, holder_release;
 
+/* White-box tests of the tree: with rcu.engine=classic there is none. */
+#define SKIP_UNLESS_TREE()						\
+	do {								\
+		if (rcu_engine != &rcu_tree_engine)			\
+			KTEST_SKIP("tests the tree engine; rcu.engine="	\
+				   "classic runs");			\
+	} while (0)
+
 /* Preemption off as well as the reader: a preemptible reader's CPU
  * reports when the reader is switched out (its leaf then waits for the
  * reader instead), and these tests need the CPU itself to owe. */
@@ -113,6 +121,7 @@ KTEST_ON_CPU(rcu, stale_report_does_not_end_the_next_grace_period, 0)
 	struct thread *holder;
 	bool bit_set, ended_under_reader;
 
+	SKIP_UNLESS_TREE();
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to hold a reader");
 	synchronize_rcu();
@@ -141,6 +150,7 @@ KTEST_ON_CPU(hotplug, grace_period_waits_for_a_cpu_leaving_the_online_set, 0)
 	bool bit_set, ended_under_reader;
 	unsigned long snap;
 
+	SKIP_UNLESS_TREE();
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to hold a reader");
 	holder = hold_reader_on_cpu1();
@@ -174,6 +184,7 @@ KTEST_ON_CPU(hotplug, expedited_waits_for_a_cpu_leaving_the_online_set, 0)
 	struct thread *holder, *expediter;
 	bool owed, returned_under_reader;
 
+	SKIP_UNLESS_TREE();
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to hold a reader");
 	holder = hold_reader_on_cpu1();
@@ -204,6 +215,7 @@ KTEST_ON_CPU(rcu, holdout_of_a_later_leaf_is_nudged, 0)
 	unsigned int cpu = nr_cpus - 1;
 	struct thread *holder;
 
+	SKIP_UNLESS_TREE();
 	if (rcu_state.nr_leaves < 2 || !READ_ONCE(cpu_area(cpu)->online) ||
 	    rcu_data[cpu].leaf->first_cpu == 0)
 		KTEST_SKIP("needs an online CPU in a second leaf of the tree "
