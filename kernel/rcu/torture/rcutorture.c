@@ -338,9 +338,10 @@ static void print_totals(unsigned long gp_seq_start, u64 exp_start)
 		READ_ONCE(torture.preempted_sections), oc.checks,
 		oc.violations);
 	rcu_get_stats(&stats);
-	pr_info("rcu-torture: %s RCU: %llu readers preempted inside their "
-		"sections since boot, %llu boosted\n", stats.flavour,
-		stats.readers_blocked, stats.readers_boosted);
+	pr_info("rcu-torture: %s RCU on the %s engine: %llu readers "
+		"preempted inside their sections since boot, %llu boosted\n",
+		stats.flavour, stats.engine, stats.readers_blocked,
+		stats.readers_boosted);
 	print_race_windows();
 }
 
