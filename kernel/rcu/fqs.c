@@ -14,7 +14,7 @@
 /* The CPUs of `leaf` that still owe the current grace period. */
 static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)
 {
-	unsigned long flags = spin_lock_irqsave(&leaf->lock);
+	unsigned long flags = rcu_node_lock_irqsave(leaf);
 	u64 mask = leaf->gp_seq == gp ? leaf->qsmask : 0;
 
 	spin_unlock_irqrestore(&leaf->lock, flags);

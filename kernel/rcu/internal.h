@@ -11,6 +11,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/waitqueue.h"
+#include "kernel/time.h"
 #include "kernel/trace/trace.h"
 #include "lib/atomic.h"
 
@@ -34,6 +35,12 @@ struct rcu_node {
 	unsigned long gp_seq;		/* the grace period qsmask is for */
 	u64 qsmask;
 	unsigned int first_cpu;		/* leaves: CPU of bit 0 */
+	/* For make bench-engines, under lock (rcu_node_lock()), read
+	 * lock-free: acquisitions, the wait for them, and the stores to
+	 * the node's mask that other CPUs' reports also make. */
+	u64 lock_acquisitions;
+	u64 lock_wait_ns;
+	u64 shared_writes;
 	unsigned int index;		/* leaves: bit in the root's mask */
 #if CONFIG_PREEMPT_RCU
 	/* Readers preempted inside their sections on this leaf's CPUs,
@@ -83,6 +90,7 @@ struct rcu_data {
 	u64 cbs_adopted;		/* moved here from CPUs gone offline */
 	u64 nudges;			/* reschedule IPIs received from RCU */
 	u64 found_running;		/* forcing scans that found it running */
+	u64 idle_reports;		/* made on its idle CPU: irq exit */
 } __aligned(CACHE_LINE);
 
 struct rcu_state {
@@ -105,6 +113,7 @@ struct rcu_state {
 	unsigned int gp_start_jiffies;	/* for the tick; a hint */
 	u64 next_stall_ns;
 	u64 gps_completed;
+	u64 gp_seq_writes;		/* the GP thread's: starts and ends */
 	u64 stalls;
 	u64 latency_ns[RCU_LATENCY_RING];
 	unsigned int latency_next;	/* published with release */
@@ -123,6 +132,29 @@ static inline struct rcu_node *rcu_leaf(unsigned int i)
 {
 	return rcu_state.nr_leaves == 1 ? &rcu_state.root
 					 : &rcu_state.leaves[i];
+}
+
+/* A node's lock, counted for the engine comparison (make bench-engines):
+ * the classic engine counts its one lock the same way. Interrupts off. */
+static inline void rcu_node_lock(struct rcu_node *node)
+	__acquires(&node->lock)
+{
+	u64 start = clock_ns();
+
+	raw_spin_lock(&node->lock);
+	node->lock_acquisitions++;
+	node->lock_wait_ns += clock_ns() - start;
+}
+
+/* The same as spin_lock_irqsave(), which spin_unlock_irqrestore() undoes. */
+static inline unsigned long rcu_node_lock_irqsave(struct rcu_node *node)
+	__acquires(&node->lock)
+{
+	unsigned long flags = arch_irq_save();
+
+	preempt_disable();
+	rcu_node_lock(node);
+	return flags;
 }
 
 void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);

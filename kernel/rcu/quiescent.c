@@ -183,6 +183,7 @@ void rcu_tree_irq_exit(void)
 
 	if (rdp->irq_eqs_exit) {
 		rdp->irq_eqs_exit = 0;
+		rdp->idle_reports++;	/* its CPU's own; statistics */
 		note_quiescent_state(cpu, TRACE_QS_IRQ_EXIT);
 		/* Full barrier, as in rcu_idle_enter(): the handler's
 		 * accesses come before the counter reads odd again in

@@ -14,6 +14,34 @@ void rcu_record_latency(u64 ns)
 			  rcu_state.latency_next + 1);
 }
 
+/* The engine comparison's counts: every node's lock and mask, the GP
+ * thread's stores of gp_seq, and the idle CPUs' own reports. Lock-free
+ * snapshots of counters kept under the nodes' locks or by one CPU. */
+static void count_locks_and_writes(struct rcu_stats *s)
+{
+	unsigned int i, cpu;
+
+	s->lock_acquisitions = s->lock_wait_ns = 0;
+	s->hottest_lock_acquisitions = 0;
+	s->shared_writes = READ_ONCE(rcu_state.gp_seq_writes);
+	for (i = 0; i <= rcu_state.nr_leaves; i++) {
+		const struct rcu_node *node = i ? &rcu_state.leaves[i - 1]
+						: &rcu_state.root;
+		u64 n = READ_ONCE(node->lock_acquisitions);
+
+		if (i && rcu_state.nr_leaves == 1)
+			break;		/* the root is the one leaf */
+		s->lock_acquisitions += n;
+		s->lock_wait_ns += READ_ONCE(node->lock_wait_ns);
+		s->shared_writes += READ_ONCE(node->shared_writes);
+		s->hottest_lock_acquisitions =
+			MAX(s->hottest_lock_acquisitions, n);
+	}
+	s->idle_cpu_reports = 0;
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		s->idle_cpu_reports += READ_ONCE(rcu_data[cpu].idle_reports);
+}
+
 /* The engine's get_stats: what engine.c's rcu_get_stats() leaves. */
 void rcu_tree_get_stats(struct rcu_stats *s)
 {
@@ -32,6 +60,7 @@ void rcu_tree_get_stats(struct rcu_stats *s)
 	s->readers_blocked = rcu_preempt_blocked_count();
 	s->readers_boosted = rcu_preempt_boost_count();
 	rcu_fill_latency(s, rcu_state.latency_ns, n);
+	count_locks_and_writes(s);
 }
 
 void rcu_tree_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)

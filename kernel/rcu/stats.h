@@ -18,6 +18,15 @@ struct rcu_stats {
 	u64 readers_blocked;		/* preempted inside a reader, queued */
 	u64 readers_boosted;		/* of those, boosted (preempt/boost.c) */
 	unsigned int kthread_prio;	/* rcu_gp's and rcuc's; 0 normal */
+	/* The engine comparison's counts since boot (make bench-engines):
+	 * acquisitions of RCU's grace-period locks (the classic engine's
+	 * one, the tree's nodes), the time spent waiting for them, those of
+	 * the busiest lock alone, stores to RCU's shared lines (a mask, a
+	 * sequence; one per operation), and quiescent-state reports made
+	 * on idle CPUs. */
+	u64 lock_acquisitions, lock_wait_ns, hottest_lock_acquisitions;
+	u64 shared_writes;
+	u64 idle_cpu_reports;
 	unsigned int latency_samples;	/* of the last 1024 grace periods */
 	u64 latency_min_ns, latency_median_ns, latency_p99_ns, latency_max_ns;
 };

@@ -131,9 +131,10 @@ void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq)
 		raw_spin_unlock(&node->lock);
 		/* The leaf is empty, the root not yet told. */
 		race_window(RACE_QS_REPORT);
-		raw_spin_lock(&root->lock);
+		rcu_node_lock(root);
 		if (root->gp_seq == gp_seq && (root->qsmask & (1ull << node->index))) {
 			root->qsmask &= ~(1ull << node->index);
+			root->shared_writes++;
 			wake = root->qsmask == 0;
 		}
 		raw_spin_unlock(&root->lock);
@@ -146,12 +147,13 @@ void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq)
  * when the node empties. Interrupts off. */
 static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
 {
-	raw_spin_lock(&node->lock);
+	rcu_node_lock(node);
 	if (node->gp_seq != gp_seq || !(node->qsmask & bit)) {
 		raw_spin_unlock(&node->lock);
 		return;		/* stale, or reported already */
 	}
 	node->qsmask &= ~bit;
+	node->shared_writes++;
 	rcu_report_node_done(node, gp_seq);
 }
 
@@ -264,7 +266,7 @@ static u64 leaf_wait_mask(const struct rcu_node *leaf)
  * A hint: node_start() looks again under the lock. */
 static bool leaf_has_blocked_readers(struct rcu_node *leaf)
 {
-	unsigned long flags = spin_lock_irqsave(&leaf->lock);
+	unsigned long flags = rcu_node_lock_irqsave(leaf);
 	bool blocked = rcu_preempt_has_blocked(leaf);
 
 	spin_unlock_irqrestore(&leaf->lock, flags);
@@ -279,8 +281,9 @@ static bool leaf_has_blocked_readers(struct rcu_node *leaf)
 static void node_start(struct rcu_node *node, unsigned long gp, u64 mask,
 		       bool root_waits)
 {
-	raw_spin_lock(&node->lock);
+	rcu_node_lock(node);
 	node->qsmask = mask;
+	node->shared_writes++;
 	rcu_preempt_gp_start_leaf(node);
 	/* ONCE for note_quiescent_state()'s lock-free peek; report_up()
 	 * reads both fields under the lock. */
@@ -316,6 +319,7 @@ static void gp_start(void)
 	WRITE_ONCE(rcu_state.fqs_due, false);
 	/* Read lock-free everywhere; ordered by the smp_mb() below. */
 	WRITE_ONCE(rcu_state.gp_seq, gp);
+	rcu_state.gp_seq_writes++;
 	/* Full barrier: the new gp_seq (and every update the callers made
 	 * before asking for this grace period) is visible before we sample
 	 * the idle counters; pairs with the barriers in rcu_idle_exit() and
@@ -368,13 +372,14 @@ static bool gp_complete(void)
 static void gp_end(void)
 {
 	struct rcu_node *root = &rcu_state.root;
-	unsigned long flags = spin_lock_irqsave(&root->lock);
+	unsigned long flags = rcu_node_lock_irqsave(root);
 	u64 took = clock_ns() - rcu_state.gp_start_ns;
 
 	/* Release: every report that emptied the tree happened before;
 	 * pairs with the acquire loads of gp_seq in synchronize_rcu(),
 	 * poll_state_synchronize_rcu() and the callbacks' advance. */
 	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
+	rcu_state.gp_seq_writes++;
 	rcu_state.gps_completed++;	/* statistics, read lock-free */
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_END, 0,
 		    rcu_gp_number(rcu_state.gp_seq), took);

@@ -197,6 +197,8 @@ static void check_quiescent_state(unsigned int cpu)
 	flags = classic_lock();
 	if (cpumask_test(&rcu_ctrlblk.cpumask, cpu)) {
 		rdp->last_qsctr = RCU_QSCTR_INVALID;
+		if (rdp->idle)
+			rdp->idle_reports++;
 		trace_event(TRACE_RCU, cpu, TRACE_QS, rdp->idle ?
 			    TRACE_QS_IDLE : TRACE_QS_CONTEXT_SWITCH,
 			    rcu_gp_number(rcu_ctrlblk.gp_seq), 0);

@@ -72,6 +72,7 @@ struct classic_data {
 	bool cb_thread_has_work;	/* its tick and its rcuc only */
 	struct wait_queue cb_wait;
 	u64 qs_reported;
+	u64 idle_reports;	/* of those, from ticks that found it idle */
 	u64 context_switches;
 	u64 cbs_queued;
 	u64 cbs_invoked;

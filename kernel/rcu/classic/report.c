@@ -113,6 +113,13 @@ void classic_get_stats(struct rcu_stats *s)
 	s->readers_blocked = 0;
 	s->readers_boosted = 0;
 	rcu_fill_latency(s, latency_ns, n);
+	s->lock_acquisitions = READ_ONCE(rcu_ctrlblk.lock_acquisitions);
+	s->hottest_lock_acquisitions = s->lock_acquisitions;	/* one lock */
+	s->lock_wait_ns = READ_ONCE(rcu_ctrlblk.lock_wait_ns);
+	s->shared_writes = READ_ONCE(rcu_ctrlblk.shared_writes);
+	s->idle_cpu_reports = 0;
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+		s->idle_cpu_reports += READ_ONCE(classic_data[cpu].idle_reports);
 }
 
 void classic_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)
