@@ -246,9 +246,13 @@ void classic_synchronize(void)
  */
 void classic_synchronize_expedited(void)
 {
-	unsigned long snap = rcu_gp_snap();
+	unsigned long snap;
 	unsigned int cpu;
 
+	/* Fully ordered, before the snapshot's own barrier: a stall
+	 * warning of the batch asked for sees this waiter. */
+	atomic_fetch_add(&rcu_ctrlblk.exp_waiting, 1);
+	snap = rcu_gp_snap();
 	rcu_request_gp(snap);
 	/* Once a tick, until the batch is over: the batch that covers the
 	 * call may start only when the one running ends, and its CPUs owe
@@ -259,6 +263,7 @@ void classic_synchronize_expedited(void)
 				arch_send_ipi(cpu, IPI_RESCHEDULE);
 		sleep_ms(1);
 	}
+	atomic_sub_return(&rcu_ctrlblk.exp_waiting, 1);
 	/* Statistics: expedited waiters count their own. */
 	atomic_add_relaxed(&rcu_ctrlblk.exp_completed, 1);
 }

@@ -51,6 +51,10 @@ struct rcu_ctrlblk {
 	u64 lock_wait_ns;
 	u64 shared_writes;
 	u64 exp_completed;
+	/* Expedited waiters now (atomic), and the stall warnings of the
+	 * batches they forced: under lock. */
+	unsigned int exp_waiting;
+	u64 exp_stalls;
 };
 
 /* 2.6.0's per-CPU rcu_data: its CPU's alone (with interrupts off), but

@@ -59,6 +59,8 @@ static void print_stalled_cpu(unsigned int cpu)
 	       stall_verdict(cpu));
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
+	else
+		arch_dump_stack();
 }
 
 /* From every CPU's tick: once per rcu.stall_timeout_ms of a batch's age,
@@ -71,6 +73,7 @@ void classic_check_stall(void)
 	u64 now = clock_ns(), age_ms;
 	unsigned long gp;
 	unsigned int cpu;
+	bool forced;
 
 	/* Hints, rechecked under the lock. */
 	if (!READ_ONCE(rcp->nr_owing) || now < READ_ONCE(rcp->next_stall_ns))
@@ -82,6 +85,12 @@ void classic_check_stall(void)
 	}
 	rcp->next_stall_ns = now + rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	rcp->stalls++;
+	/* An expedited wait is a forced batch here: its stall is the
+	 * batch's, counted as both. A hint: a waiter that arrives as this
+	 * prints is counted at the next warning. */
+	forced = READ_ONCE(rcp->exp_waiting) != 0;
+	if (forced)
+		rcp->exp_stalls++;
 	owing = rcp->cpumask;
 	gp = rcp->gp_seq;
 	age_ms = (now - rcp->batch_start_ns) / NSEC_PER_MSEC;
@@ -89,8 +98,9 @@ void classic_check_stall(void)
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_STALL, 0,
 		    rcu_gp_number(gp), age_ms);
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu "
-	       "(classic batch) is %llu ms old; still waiting for:\n",
-	       rcu_gp_number(gp), age_ms);
+	       "(classic batch%s) is %llu ms old; still waiting for:\n",
+	       rcu_gp_number(gp), forced ? ", forced for an expedited wait" :
+	       "", age_ms);
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		if (cpumask_test(&owing, cpu))
 			print_stalled_cpu(cpu);
@@ -109,7 +119,7 @@ void classic_get_stats(struct rcu_stats *s)
 	s->gps_completed = READ_ONCE(rcu_ctrlblk.batches_completed);
 	s->exp_completed = READ_ONCE(rcu_ctrlblk.exp_completed);
 	s->stalls = READ_ONCE(rcu_ctrlblk.stalls);
-	s->exp_stalls = 0;
+	s->exp_stalls = READ_ONCE(rcu_ctrlblk.exp_stalls);
 	s->readers_blocked = 0;
 	s->readers_boosted = 0;
 	rcu_fill_latency(s, latency_ns, n);
