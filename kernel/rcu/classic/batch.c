@@ -129,19 +129,21 @@ void classic_start_batch(long newbatch)
 	race_window(RACE_GP_START);
 	for (i = 0; i < ARRAY_SIZE(rcp->cpumask.bits); i++)
 		WRITE_ONCE(rcp->cpumask.bits[i], rcp->online.bits[i]);
-	rcp->nr_owing = cpumask_weight(&rcp->online);
+	/* ONCE: classic_check_stall() peeks at it. */
+	WRITE_ONCE(rcp->nr_owing, cpumask_weight(&rcp->online));
 	if (rcu_bug(RCU_BUG_FORGET_CPU) && rcp->nr_owing > 1) {
 		/* The injected bug: the highest online CPU is left out. */
 		for (i = MAX_CPUS; i-- > 0;)
 			if (cpumask_test(&rcp->cpumask, i))
 				break;
 		classic_clear_owes(i);
-		rcp->nr_owing--;
+		WRITE_ONCE(rcp->nr_owing, rcp->nr_owing - 1);
 	}
 	rcp->shared_writes += 2;	/* the mask's line, gp_seq's */
-	rcp->batch_start_ns = clock_ns();
-	rcp->next_stall_ns = rcp->batch_start_ns +
-			     rcu_stall_timeout_ms * NSEC_PER_MSEC;
+	/* ONCE: the ticks' hints (ask_for_schedule(), the stall check). */
+	WRITE_ONCE(rcp->batch_start_ns, clock_ns());
+	WRITE_ONCE(rcp->next_stall_ns, rcp->batch_start_ns +
+		   rcu_stall_timeout_ms * NSEC_PER_MSEC);
 	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_START, 0,
 		    rcu_gp_number(rcp->gp_seq), 0);
 }
@@ -174,7 +176,8 @@ static void cpu_quiet(unsigned int cpu)
 	classic_clear_owes(cpu);
 	rcp->shared_writes++;
 	classic_data[cpu].qs_reported++;
-	if (!--rcp->nr_owing)
+	WRITE_ONCE(rcp->nr_owing, rcp->nr_owing - 1);	/* see start */
+	if (!rcp->nr_owing)
 		end_batch();
 }
 

@@ -83,7 +83,8 @@ void classic_check_stall(void)
 		classic_unlock(flags);
 		return;
 	}
-	rcp->next_stall_ns = now + rcu_stall_timeout_ms * NSEC_PER_MSEC;
+	WRITE_ONCE(rcp->next_stall_ns,		/* peeked at above */
+		   now + rcu_stall_timeout_ms * NSEC_PER_MSEC);
 	rcp->stalls++;
 	/* An expedited wait is a forced batch here: its stall is the
 	 * batch's, counted as both. A hint: a waiter that arrives as this
