@@ -10,8 +10,9 @@
  * `bench=` on the command line (a comma list, `all` or `none`) or the
  * shell's `bench` runs them after the self-tests. Each figure is printed
  * as one line, `BENCH {json}`, holding the benchmark, the RCU flavour
- * and grace-period engine (rcu.engine=), the figure, its unit, the CPU count and the median, minimum, maximum and 10th/90th
- * percentiles of its samples; tests/bench/collect gathers those lines.
+ * and grace-period engine (rcu.engine=), the figure, its unit, the CPU
+ * count and the median, minimum, maximum and 10th/90th percentiles of
+ * its samples; tests/bench/collect gathers those lines.
  * Benchmarks report figures and judge nothing: the self-tests judge.
  */
 #ifndef KERNEL_BENCH_H

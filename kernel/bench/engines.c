@@ -83,7 +83,7 @@ static void report_per_gp(struct bench_run *b, const struct phase_counts *s,
 	u64 gps = e->rcu.gps_completed - s->rcu.gps_completed;
 
 	if (!gps) {
-		bench_skip(b, "no grace period completed while synchronize_rcu() ran");
+		bench_skip(b, "no grace period ended during the calls");
 		return;
 	}
 	bench_report_hundredths(b, "grace periods per call, idle", "per call",
