@@ -161,6 +161,9 @@ static u64 callbacks_per_second(void)
 	unsigned int cpu, n = 0;
 	u64 start, queued;
 
+	/* The last sample's queuers are joined: no one reads go now, and
+	 * creating the threads orders this store (and per_cpu) before
+	 * their first look. */
 	WRITE_ONCE(queueing.go, false);
 	for_each_online_cpu(cpu)
 		if ((threads[n] = thread_create_on(queuer, queueing.heads[cpu],
@@ -168,6 +171,7 @@ static u64 callbacks_per_second(void)
 			n++;
 	queued = (u64)n * queueing.per_cpu;
 	start = clock_ns();
+	/* Release: pairs with the queuers' acquire of go. */
 	smp_store_release(&queueing.go, true);
 	while (n)
 		thread_join(threads[--n]);
