@@ -23,6 +23,9 @@
 #   make bench      benchmarks at BENCH_SMP CPUs, on both RCU flavours'
 #                   kernels: build/bench/results.json, a table, and
 #                   build/bench/scaling.svg
+#   make bench-engines the tree and classic grace-period engines side by
+#                   side at ENGINE_SMP CPUs: build/bench-engines/
+#                   results.json, table.md and one SVG plot per figure
 #   make gdb        boot QEMU stopped, with gdb attached; QEMU ends with
 #                   gdb; the console is on localhost:GDB_CONSOLE_PORT
 #   make deps       install the Debian packages the others need (make run
@@ -34,7 +37,7 @@
 # in the kernel), KASAN (1 with DEBUG=1: the address sanitizer; KASAN=0
 # leaves it out), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
 # SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
-# BENCH_SMP (make bench), MUTANTS (make mutants), GDB_CONSOLE_PORT.
+# BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), MUTANTS (make mutants), GDB_CONSOLE_PORT.
 
 ARCH		:= x86_64
 CROSS_COMPILE	?=
@@ -66,6 +69,8 @@ STRESS_TIMEOUT_SCALE ?= 4
 # make run refuses less memory (the boot matrix's smallest is 64M).
 RUN_MIN_MEM_MIB	:= 64
 BENCH_SMP	?= 1 2 4
+ENGINE_SMP	?= 1 2 4 8 16 32 64
+ENGINES		:= tree classic
 TRACE_SECS	?= 3
 GDB_CONSOLE_PORT ?= 4555
 GDB_ARGS	?= -ex 'hbreak kmain' -ex continue
@@ -165,7 +170,7 @@ Q := @
 endif
 
 .PHONY: all run test gdb deps check host-test boot-test preempt-test preempt-kernel \
-	models-and-kernels clean torture bench \
+	models-and-kernels clean torture bench bench-engines \
 	bench-smoke model perf-test mutants stress-test run-settings-test \
 	trace trace-test harness-test gdb-test help run-deps gdb-deps FORCE
 
@@ -334,7 +339,9 @@ gdb-test: gdb-deps $(ISO)
 
 # Each benchmark once, briefly: does it run, and is its output valid?
 # The preemptible flavour's debug kernel (preempt-test's) runs the
-# benchmarks that measure only there, a few seconds more.
+# benchmarks that measure only there, a few seconds more; the engines
+# benchmark runs again on the classic engine, so that make
+# bench-engines' parser sees both.
 bench-smoke: $(KERNEL)
 	$(Q)$(MAKE) --no-print-directory RCU=preempt build/preempt/quiesce.elf
 	$(Q)tests/boot --quiet --smp 2 --log $(BUILD)/bench-smoke.log \
@@ -342,8 +349,12 @@ bench-smoke: $(KERNEL)
 	$(Q)BUILD=build/preempt tests/boot --quiet --smp 2 \
 		--log build/preempt/bench-smoke.log \
 		--cmdline 'ktest=none bench=$(PREEMPT_BENCHES) bench.quick=1'
+	$(Q)tests/boot --quiet --smp 2 --log $(BUILD)/bench-smoke-classic.log \
+		--cmdline 'ktest=none bench=engines bench.quick=1 rcu.engine=classic'
 	$(Q)tests/bench/collect --check $(BUILD)/bench-smoke.log \
 		build/preempt/bench-smoke.log
+	$(Q)tests/bench/engines --check $(BUILD)/bench-smoke.log \
+		$(BUILD)/bench-smoke-classic.log
 
 # spin: each model (grace-period engine, SRCU flip, preemptible RCU's
 # blocked-tasks list, classic RCU) verifies, and each planted bug is
@@ -431,6 +442,25 @@ bench: deps
 		--svg $(BUILD)/bench/scaling.svg \
 		$(foreach n,$(BENCH_SMP),$(BUILD)/bench/smp$(n).log \
 			$(BUILD)/bench/preempt-smp$(n).log)
+
+# The two grace-period engines side by side: the non-debug kernel (make
+# bench's) booted with each engine at each CPU count, one log a boot.
+# 1G and a long timeout because -smp 64 under TCG needs both.
+bench-engines: deps
+	$(Q)$(MAKE) --no-print-directory RCU=nopreempt \
+		BUILD=$(BENCH_BUILD_NOPREEMPT) DEBUG=0 \
+		$(BENCH_BUILD_NOPREEMPT)/quiesce.elf
+	@mkdir -p $(BUILD)/bench-engines
+	$(Q)for n in $(ENGINE_SMP); do for e in $(ENGINES); do \
+		BUILD=$(BENCH_BUILD_NOPREEMPT) tests/boot --quiet --smp $$n \
+			--mem 1G --timeout 3600 \
+			--log $(BUILD)/bench-engines/$$e-smp$$n.log \
+			--cmdline "ktest=none bench=engines rcu.engine=$$e $(CMDLINE)" \
+			|| exit 1; \
+	done; done
+	$(Q)tests/bench/engines --out $(BUILD)/bench-engines \
+		$(foreach n,$(ENGINE_SMP),$(foreach e,$(ENGINES),\
+			$(BUILD)/bench-engines/$(e)-smp$(n).log))
 
 deps:
 	$(Q)tests/deps all

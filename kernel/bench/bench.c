@@ -6,6 +6,7 @@
 #include "kernel/init.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/sched/sched.h"
 #include "lib/parse.h"
 #include "lib/sort.h"
@@ -24,8 +25,9 @@ CMDLINE_BOOL("bench.quick", bench_quick,
 #define BENCH_SLICE_MS		200
 #define BENCH_QUICK_SLICE_MS	10
 
-/* Each figure names the RCU flavour it was built with, so that one
- * results file can hold both kernels' figures side by side. */
+/* Each figure names the RCU flavour it was built with and the engine
+ * it booted with, so that one results file can hold every kernel's and
+ * engine's figures side by side. */
 #define BENCH_FLAVOUR	(CONFIG_PREEMPT_RCU ? "preempt" : "nopreempt")
 
 void bench_report(struct bench_run *b, const char *figure, const char *unit,
@@ -35,22 +37,39 @@ void bench_report(struct bench_run *b, const char *figure, const char *unit,
 		return;
 	sort_u64(samples, n);
 	console_printf("BENCH {\"bench\": \"%s\", \"flavour\": \"%s\", "
-		       "\"figure\": \"%s\", "
+		       "\"engine\": \"%s\", \"figure\": \"%s\", "
 		       "\"unit\": \"%s\", \"cpus\": %u, \"samples\": %u, "
 		       "\"median\": %llu, \"min\": %llu, \"max\": %llu, "
 		       "\"p10\": %llu, \"p90\": %llu}\n", b->name,
-		       BENCH_FLAVOUR, figure, unit,
+		       BENCH_FLAVOUR, b->engine, figure, unit,
 		       nr_cpus_online, n, percentile_u64(samples, n, 50),
 		       samples[0], samples[n - 1],
 		       percentile_u64(samples, n, 10),
 		       percentile_u64(samples, n, 90));
 }
 
+void bench_report_hundredths(struct bench_run *b, const char *figure,
+			     const char *unit, u64 hundredths, u64 over)
+{
+	/* Two decimals by hand: the printer has no floating point. */
+	u64 i = hundredths / 100, f = hundredths % 100;
+
+	console_printf("BENCH {\"bench\": \"%s\", \"flavour\": \"%s\", "
+		       "\"engine\": \"%s\", \"figure\": \"%s\", "
+		       "\"unit\": \"%s\", \"cpus\": %u, \"samples\": %llu, "
+		       "\"median\": %llu.%02llu, \"min\": %llu.%02llu, "
+		       "\"max\": %llu.%02llu, \"p10\": %llu.%02llu, "
+		       "\"p90\": %llu.%02llu}\n", b->name, BENCH_FLAVOUR,
+		       b->engine, figure, unit, nr_cpus_online, over,
+		       i, f, i, f, i, f, i, f, i, f);
+}
+
 void bench_skip(struct bench_run *b, const char *why)
 {
 	console_printf("BENCH {\"bench\": \"%s\", \"flavour\": \"%s\", "
-		       "\"cpus\": %u, \"skipped\": \"%s\"}\n", b->name,
-		       BENCH_FLAVOUR, nr_cpus_online, why);
+		       "\"engine\": \"%s\", \"cpus\": %u, "
+		       "\"skipped\": \"%s\"}\n", b->name, BENCH_FLAVOUR,
+		       b->engine, nr_cpus_online, why);
 }
 
 static bool selected(const char *spec, const struct bench *bn)
@@ -109,9 +128,12 @@ static void run_on_cpu0(const struct bench *bn, struct bench_run *run)
 bool bench_run_until(const char *spec, bool quick, const bool *stop)
 {
 	const struct bench *bn;
+	struct rcu_stats stats;
 
 	if (!bench_spec_valid(spec))
 		return false;
+	/* The engine is chosen at boot and never changes: ask once. */
+	rcu_get_stats(&stats);
 	for (bn = __start_bench_cases; bn < __stop_bench_cases; bn++) {
 		struct bench_run run = {
 			.name = bn->name,
@@ -119,6 +141,7 @@ bool bench_run_until(const char *spec, bool quick, const bool *stop)
 			.slice_ms = quick ? BENCH_QUICK_SLICE_MS
 					  : BENCH_SLICE_MS,
 			.quick = quick,
+			.engine = stats.engine,
 		};
 
 		if (!selected(spec, bn))

@@ -9,9 +9,10 @@
  *
  * `bench=` on the command line (a comma list, `all` or `none`) or the
  * shell's `bench` runs them after the self-tests. Each figure is printed
- * as one line, `BENCH {json}`, holding the benchmark, the RCU flavour,
- * the figure, its unit, the CPU count and the median, minimum, maximum and 10th/90th
- * percentiles of its samples; tests/bench/collect gathers those lines.
+ * as one line, `BENCH {json}`, holding the benchmark, the RCU flavour
+ * and grace-period engine (rcu.engine=), the figure, its unit, the CPU
+ * count and the median, minimum, maximum and 10th/90th percentiles of
+ * its samples; tests/bench/collect gathers those lines.
  * Benchmarks report figures and judge nothing: the self-tests judge.
  */
 #ifndef KERNEL_BENCH_H
@@ -20,11 +21,14 @@
 #include "lib/compiler.h"
 #include "lib/types.h"
 
+struct thread;
+
 struct bench_run {
 	const char *name;
 	unsigned int repeats;	/* samples per figure */
 	unsigned int slice_ms;	/* length of one timed slice, where timed */
 	bool quick;		/* bench.quick=1: one short pass, a smoke test */
+	const char *engine;	/* the grace-period engine that runs */
 };
 
 struct bench {
@@ -43,6 +47,18 @@ struct bench {
 /* Sort samples and print one figure. */
 void bench_report(struct bench_run *b, const char *figure, const char *unit,
 		  u64 *samples, unsigned int n);
+/* A figure that is one value over a whole phase, not a set of samples
+ * (make bench-engines' counts per grace period): `hundredths` of the
+ * unit as the median, minimum, maximum and percentiles alike, and
+ * `over` (what the phase's total was divided by) as the sample count,
+ * so that the line keeps bench_report()'s form. */
+void bench_report_hundredths(struct bench_run *b, const char *figure,
+			     const char *unit, u64 hundredths, u64 over);
+/* A CPU-bound thread on every online CPU but the caller's, into
+ * threads[] (MAX_CPUS); returns how many started. bench_stop_spinners()
+ * stops and joins them. */
+unsigned int bench_start_spinners(struct thread **threads);
+void bench_stop_spinners(struct thread **threads, unsigned int n);
 /* No figures from this benchmark here, and why (another flavour's, or
  * more CPUs needed): a line that says so, which collect keeps. */
 void bench_skip(struct bench_run *b, const char *why);

@@ -15,15 +15,6 @@
 #define GP_SAMPLES		50u
 #define CALLBACKS		20000u
 
-static bool spinners_stop;
-
-static void spinner(void *unused)
-{
-	(void)unused;
-	while (!READ_ONCE(spinners_stop))
-		arch_cpu_relax();
-}
-
 static void time_waits(struct bench_run *b, const char *figure,
 		       void (*wait)(void))
 {
@@ -38,26 +29,6 @@ static void time_waits(struct bench_run *b, const char *figure,
 		sleep_ms(1);
 	}
 	bench_report(b, figure, "us", samples, n);
-}
-
-/* A CPU-bound thread on every CPU but the caller's. */
-static unsigned int start_spinners(struct thread **threads)
-{
-	unsigned int c, n = 0, me = this_cpu_id();
-
-	spinners_stop = false;
-	for (c = 0; c < nr_cpus_online; c++)
-		if (c != me && (threads[n] = thread_create_on(spinner, NULL,
-							      "spinner", c)))
-			n++;
-	return n;
-}
-
-static void stop_spinners(struct thread **threads, unsigned int n)
-{
-	WRITE_ONCE(spinners_stop, true);
-	while (n--)
-		thread_join(threads[n]);
 }
 
 DEFINE_STATIC_SRCU(bench_srcu);
@@ -83,12 +54,12 @@ BENCH(grace_period)
 	time_waits(b, "synchronize_srcu idle", bench_synchronize_srcu);
 	time_waits(b, "synchronize_srcu_expedited idle",
 		   bench_synchronize_srcu_expedited);
-	n = start_spinners(threads);
+	n = bench_start_spinners(threads);
 	time_waits(b, "synchronize_kernel loaded", synchronize_kernel);
 	time_waits(b, "synchronize_rcu_expedited loaded",
 		   synchronize_rcu_expedited);
 	time_waits(b, "synchronize_srcu loaded", bench_synchronize_srcu);
-	stop_spinners(threads, n);
+	bench_stop_spinners(threads, n);
 }
 
 static void count_invoked(void *arg)
