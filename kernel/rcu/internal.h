@@ -90,7 +90,7 @@ struct rcu_data {
 	u64 cbs_adopted;		/* moved here from CPUs gone offline */
 	u64 nudges;			/* reschedule IPIs received from RCU */
 	u64 found_running;		/* forcing scans that found it running */
-	u64 idle_reports;		/* made on its idle CPU: irq exit */
+	u64 idle_reports;		/* made on its idle CPU, at irq exit */
 } __aligned(CACHE_LINE);
 
 struct rcu_state {

@@ -42,6 +42,11 @@ void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason)
 		return;
 	rdp->gp_seq_seen = gp;
 	rdp->qs_reported++;
+	/* Its CPU's own counters, read lock-free as statistics: a report
+	 * made from an interrupt that took the CPU out of idle is work RCU
+	 * put on an idle CPU (the engine comparison counts it). */
+	if (reason == TRACE_QS_IRQ_EXIT)
+		rdp->idle_reports++;
 	/* Traced before the report: a writer that has reported may be
 	 * what ends trace_stop()'s grace period. */
 	if (trace_on(TRACE_RCU)) {
@@ -183,7 +188,6 @@ void rcu_tree_irq_exit(void)
 
 	if (rdp->irq_eqs_exit) {
 		rdp->irq_eqs_exit = 0;
-		rdp->idle_reports++;	/* its CPU's own; statistics */
 		note_quiescent_state(cpu, TRACE_QS_IRQ_EXIT);
 		/* Full barrier, as in rcu_idle_enter(): the handler's
 		 * accesses come before the counter reads odd again in
