@@ -407,11 +407,13 @@ trace: deps $(KERNEL)
 		--svg $(BUILD)/trace/timeline.svg $(TRACE_CHECK)
 
 # The decoder against records it encodes itself, then a short make trace
-# whose files are checked.
+# on each engine whose files are checked.
 trace-test: deps $(KERNEL)
 	$(Q)tests/trace/test_decode
 	$(Q)$(MAKE) --no-print-directory trace SMP=2 TRACE_SECS=1 \
 		TRACE_CHECK=--check
+	$(Q)$(MAKE) --no-print-directory trace SMP=2 TRACE_SECS=1 \
+		TRACE_CHECK=--check CMDLINE=rcu.engine=classic
 
 # Figures come from kernels without the debug checks, one per RCU
 # flavour, each booted once per CPU count in BENCH_SMP: the default
