@@ -5,6 +5,7 @@
  * keeps CPU hotplug out while a dead CPU's callbacks move (hooks.h).
  */
 #include "engine.h"
+#include "hooks.h"
 #include "kernel/race.h"
 #include "kernel/sched/completion.h"
 #include "kernel/sched/mutex.h"
