@@ -11,14 +11,12 @@
 #include "kernel/init.h"
 #include "kernel/mm/kasan.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/completion.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/smp_call.h"
 #include "kernel/race.h"
 #include "lib/atomic.h"
-#include "lib/format.h"
 
 #define BLIMIT_LOW		10
 #define BLIMIT_HIGH		10000
@@ -149,18 +147,12 @@ static void cb_thread_fn(void *arg)
 __init void rcu_cb_threads_start(void)
 {
 	unsigned int cpu;
-	char name[THREAD_NAME_MAX];
 
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rdp = &rcu_data[cpu];
 
 		rdp->blimit = BLIMIT_LOW;
-		ksnprintf(name, sizeof(name), "rcuc/%u", cpu);
-		rdp->cb_thread = thread_create_on(cb_thread_fn, rdp, name, cpu);
-		if (!rdp->cb_thread)
-			panic("rcu: no memory for %s", name);
-		/* A CPU going offline lets it finish the batch it took. */
-		thread_mark_per_cpu(rdp->cb_thread);
+		rdp->cb_thread = rcu_start_cb_thread(cpu, cb_thread_fn, rdp);
 	}
 }
 

@@ -8,7 +8,10 @@
 #include "inject.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "lib/format.h"
 #include "lib/atomic.h"
 #include "lib/sort.h"
 #include "lib/string.h"
@@ -107,6 +110,23 @@ __init void rcu_init(void)
 	pr_info("rcu: %s engine\n", rcu_engine->name);
 	rcu_inject_init();
 	rcu_engine->init();
+}
+
+/* Either engine's callback thread for cpu, "rcuc/N", bound to it; the
+ * boot cannot go on without it. */
+__init struct thread *rcu_start_cb_thread(unsigned int cpu,
+					  void (*fn)(void *arg), void *arg)
+{
+	char name[THREAD_NAME_MAX];
+	struct thread *t;
+
+	ksnprintf(name, sizeof(name), "rcuc/%u", cpu);
+	t = thread_create_on(fn, arg, name, cpu);
+	if (!t)
+		panic("rcu: no memory for %s", name);
+	/* A CPU going offline lets it finish the batch it took. */
+	thread_mark_per_cpu(t);
+	return t;
 }
 
 __init void rcu_start_kthreads(void)

@@ -100,6 +100,10 @@ void rcu_request_gp(unsigned long snap);
 unsigned long rcu_exp_get_state(void);
 /* call_rcu.c: KASAN's note of who handed p to RCU, for which GP. */
 void rcu_kasan_record(const void *p, enum kasan_aux_kind kind);
+/* engine.c: start cpu's callback thread, "rcuc/N", running fn(arg). */
+struct thread;
+struct thread *rcu_start_cb_thread(unsigned int cpu, void (*fn)(void *arg),
+				   void *arg);
 /* kthreads.c: rcu.kthread_prio= for the threads just started. */
 void rcu_kthreads_apply_boot_priority(void);
 /* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */

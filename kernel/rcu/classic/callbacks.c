@@ -16,13 +16,11 @@
 #include "kernel/rcu/inject.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
-#include "kernel/panic.h"
 #include "kernel/race.h"
 #include "kernel/sched/completion.h"
 #include "kernel/time.h"
 #include "kernel/trace/trace.h"
 #include "lib/atomic.h"
-#include "lib/format.h"
 
 static void empty_lists(struct classic_data *rdp)
 {
@@ -157,18 +155,10 @@ static void cb_thread_fn(void *arg)
 __init void classic_start_cb_threads(void)
 {
 	unsigned int cpu;
-	char name[THREAD_NAME_MAX];
 
-	for_each_online_cpu(cpu) {
-		struct classic_data *rdp = &classic_data[cpu];
-
-		ksnprintf(name, sizeof(name), "rcuc/%u", cpu);
-		rdp->cb_thread = thread_create_on(cb_thread_fn, rdp, name, cpu);
-		if (!rdp->cb_thread)
-			panic("rcu: no memory for %s", name);
-		/* A CPU going offline lets it finish the batch it took. */
-		thread_mark_per_cpu(rdp->cb_thread);
-	}
+	for_each_online_cpu(cpu)
+		classic_data[cpu].cb_thread =
+			rcu_start_cb_thread(cpu, cb_thread_fn, &classic_data[cpu]);
 }
 
 int classic_set_kthread_priority(unsigned int prio)
