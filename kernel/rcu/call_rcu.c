@@ -28,9 +28,11 @@ void rcu_kasan_record(const void *p, enum kasan_aux_kind kind)
  * obtained before this call has finished; this CPU's callbacks run in
  * the order queued. func may sleep, but holds up this CPU's later
  * callbacks meanwhile, and must not call rcu_barrier().
- * A full barrier comes first: the caller's earlier accesses (the store
- * that unpublished the object) happen before func runs, and any reader
- * still running by then sees them.
+ * The caller's earlier accesses (the store that unpublished the object)
+ * happen before func runs, and any reader still running by then sees
+ * them: the tree's queue begins with a full barrier, the classic
+ * engine's tick gives the callback its batch under its lock, after the
+ * store in program order.
  */
 void call_rcu_arg(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {

@@ -10,8 +10,8 @@
  *
  * The open block is its CPU's own, touched with interrupts off. The
  * caller's unpublishing store comes before its kfree_rcu() on this CPU,
- * so before the call_rcu() that queues the block, whose full barrier
- * orders it (see call_rcu_arg()).
+ * so before the call_rcu() that queues the block, which orders it for
+ * either engine (see call_rcu_arg()).
  */
 #include "internal.h"
 #include "kernel/mm/kmalloc.h"

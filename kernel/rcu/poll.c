@@ -29,7 +29,7 @@ unsigned long rcu_gp_snap(void)
 	 * sample of gp_seq, so a grace period that has already started
 	 * (and might miss those updates' readers) is not counted. Pairs
 	 * with the full barrier each engine places after it makes gp_seq
-	 * odd: gp_start()'s smp_mb() (tree), start_batch()'s (classic). */
+	 * odd: gp_start()'s smp_mb() (tree), classic_start_batch()'s (classic). */
 	smp_mb();
 	return rcu_seq_snap(rcu_engine->gp_seq());
 }

@@ -35,9 +35,11 @@
  *    that every CPU writes. The tree takes a leaf's lock per CPU and the
  *    root's once per leaf, and a CPU's peek at the grace period reads a
  *    read-mostly line.
- *  - Nothing but the ticks moves a batch along: no grace-period thread,
- *    no forcing scan. An idle CPU keeps its tick, and is counted by it;
- *    the tree leaves idle CPUs alone in extended quiescent states.
+ *  - There is no grace-period thread and no forcing scan: the ticks
+ *    move batches along (a request, rcu_request_gp(), may start one, and
+ *    a CPU going down may end one). An idle CPU keeps its tick, and is
+ *    counted by it; the tree leaves idle CPUs alone in extended
+ *    quiescent states.
  *  - A CPU that does not schedule holds the batch up until its time
  *    slice would end: after CLASSIC_RESCHED_TICKS ticks of owing, its
  *    own tick asks its scheduler for a pass through schedule(), as the
@@ -53,7 +55,10 @@
  * makes gp_seq odd and then, after a full barrier, sets the bits: a CPU
  * that sees its bit takes its snapshot after the start, and an updater's
  * rcu_gp_snap() either sees the batch started or has its update seen by
- * every reader that begins after that CPU's report.
+ * every reader that begins after that CPU saw its bit. A callback gets
+ * its batch from curbatch read under the lock by its CPU's tick, after
+ * the caller's unpublishing store in program order (x86-TSO keeps a
+ * store before a later locked instruction).
  */
 #include "classic.h"
 #include "kernel/rcu/inject.h"
@@ -69,6 +74,7 @@ struct rcu_ctrlblk rcu_ctrlblk = {
 	.lock = SPINLOCK_INIT,
 	.curbatch = 1,
 	.maxbatch = 1,
+	.gp_wait = WAIT_QUEUE_INIT(rcu_ctrlblk.gp_wait),
 };
 struct classic_data classic_data[MAX_CPUS];
 /* Published with release once the callback lists and threads exist: the
@@ -124,7 +130,7 @@ void classic_start_batch(long newbatch)
 	WRITE_ONCE(rcp->gp_seq, rcp->gp_seq + 1);	/* odd: running */
 	/* Full barrier: gp_seq odd before any bit is seen, so a CPU that
 	 * sees its bit snapshots after the start; pairs with the smp_mb()
-	 * of rcu_gp_snap() and call_rcu()'s queue (see the header). */
+	 * of rcu_gp_snap() (see the header). */
 	smp_mb();
 	race_window(RACE_GP_START);
 	for (i = 0; i < ARRAY_SIZE(rcp->cpumask.bits); i++)
@@ -168,8 +174,10 @@ static void end_batch(void)
 	classic_start_batch(rcp->maxbatch);
 }
 
-/* 2.6.10's cpu_quiet(): cpu no longer owes the running batch. Lock held. */
-static void cpu_quiet(unsigned int cpu)
+/* 2.6.10's cpu_quiet(): cpu no longer owes the running batch. Lock held.
+ * Returns whether the batch ended: the caller wakes gp_wait once it has
+ * dropped the lock. */
+static bool cpu_quiet(unsigned int cpu)
 {
 	struct rcu_ctrlblk *rcp = &rcu_ctrlblk;
 
@@ -177,8 +185,10 @@ static void cpu_quiet(unsigned int cpu)
 	rcp->shared_writes++;
 	classic_data[cpu].qs_reported++;
 	WRITE_ONCE(rcp->nr_owing, rcp->nr_owing - 1);	/* see start */
-	if (!rcp->nr_owing)
-		end_batch();
+	if (rcp->nr_owing)
+		return false;
+	end_batch();
+	return true;
 }
 
 /* 2.6.0's rcu_check_quiescent_state(), from cpu's tick: snapshot on
@@ -187,11 +197,14 @@ static void check_quiescent_state(unsigned int cpu)
 {
 	struct classic_data *rdp = &classic_data[cpu];
 	unsigned long flags;
+	bool ended = false;
 
 	if (!classic_peek_owes(cpu))
 		return;
+	/* qsctr and last_qsctr are this CPU's; ONCE for the stall warning,
+	 * which another CPU may print. */
 	if (rdp->last_qsctr == RCU_QSCTR_INVALID) {
-		rdp->last_qsctr = rdp->qsctr;
+		WRITE_ONCE(rdp->last_qsctr, rdp->qsctr);
 		return;
 	}
 	if (rdp->qsctr == rdp->last_qsctr)
@@ -199,15 +212,17 @@ static void check_quiescent_state(unsigned int cpu)
 	race_window(RACE_QS_REPORT);
 	flags = classic_lock();
 	if (cpumask_test(&rcu_ctrlblk.cpumask, cpu)) {
-		rdp->last_qsctr = RCU_QSCTR_INVALID;
+		WRITE_ONCE(rdp->last_qsctr, RCU_QSCTR_INVALID);
 		if (rdp->idle)
 			rdp->idle_reports++;
 		trace_event(TRACE_RCU, cpu, TRACE_QS, rdp->idle ?
 			    TRACE_QS_IDLE : TRACE_QS_CONTEXT_SWITCH,
 			    rcu_gp_number(rcu_ctrlblk.gp_seq), 0);
-		cpu_quiet(cpu);
+		ended = cpu_quiet(cpu);
 	}
 	classic_unlock(flags);
+	if (ended)
+		wake_up_all(&rcu_ctrlblk.gp_wait);
 }
 
 /* A CPU that has owed the batch for CLASSIC_RESCHED_TICKS asks for a
@@ -241,7 +256,7 @@ static void classic_tick(void)
 	/* This tick interrupted the idle loop's halt: quiescent. Our own
 	 * flag, set with interrupts off. */
 	if (rdp->idle)
-		rdp->qsctr++;
+		WRITE_ONCE(rdp->qsctr, rdp->qsctr + 1);	/* see the check */
 	rcu_kfree_flush_here();
 	classic_process_callbacks(cpu);
 	check_quiescent_state(cpu);
@@ -254,7 +269,7 @@ static void classic_note_context_switch(void)
 {
 	struct classic_data *rdp = &classic_data[this_cpu_id()];
 
-	rdp->qsctr++;
+	WRITE_ONCE(rdp->qsctr, rdp->qsctr + 1);	/* see the check */
 	rdp->context_switches++;
 }
 
@@ -283,16 +298,19 @@ static void classic_cpu_dying(void)
 {
 	unsigned int cpu = this_cpu_id();
 	unsigned long flags;
+	bool ended = false;
 
 	/* Its open kfree_rcu() block joins the callbacks that move. */
 	rcu_kfree_flush_here();
 	flags = classic_lock();
 	if (!rcu_bug(RCU_BUG_OFFLINE_IN_MASKS))
 		bitmap_clear_bit(rcu_ctrlblk.online.bits, cpu);
-	classic_data[cpu].last_qsctr = RCU_QSCTR_INVALID;
+	WRITE_ONCE(classic_data[cpu].last_qsctr, RCU_QSCTR_INVALID);
 	if (cpumask_test(&rcu_ctrlblk.cpumask, cpu))
-		cpu_quiet(cpu);
+		ended = cpu_quiet(cpu);
 	classic_unlock(flags);
+	if (ended)
+		wake_up_all(&rcu_ctrlblk.gp_wait);
 }
 
 /* cpu joins the CPUs that batches wait for. One running already does
@@ -302,14 +320,14 @@ static void join_batches(unsigned int cpu)
 	unsigned long flags = classic_lock();
 
 	cpumask_set(&rcu_ctrlblk.online, cpu);
-	classic_data[cpu].last_qsctr = RCU_QSCTR_INVALID;
-	classic_data[cpu].idle = false;
+	WRITE_ONCE(classic_data[cpu].last_qsctr, RCU_QSCTR_INVALID);
 	classic_unlock(flags);
 }
 
 /* At boot or coming back, before this CPU runs anything else. */
 static void classic_cpu_starting(void)
 {
+	WRITE_ONCE(classic_data[this_cpu_id()].idle, false);
 	join_batches(this_cpu_id());
 }
 

@@ -9,15 +9,13 @@
  * The tick moves them along (classic_process_callbacks()); the thread
  * runs the done ones in the order queued. 2.6.0 ran them from a tasklet;
  * a thread is what this kernel has, and what rcu_barrier() and the tree
- * engine's rcuc/N expect. synchronize_kernel() is 2.6.0's: a callback
- * that wakes the caller.
+ * engine's rcuc/N expect.
  */
 #include "classic.h"
 #include "kernel/rcu/inject.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
 #include "kernel/race.h"
-#include "kernel/sched/completion.h"
 #include "kernel/time.h"
 #include "kernel/trace/trace.h"
 #include "lib/atomic.h"
@@ -135,6 +133,10 @@ static void cb_thread_fn(void *arg)
 		rdp->donelist = NULL;
 		rdp->donetail = &rdp->donelist;
 		rdp->donelen = 0;
+		/* Off the CPU's count as they leave its lists: should a
+		 * callback sleep and the CPU go down meanwhile, the lists that
+		 * move (classic_cpu_dead()) no longer count them. */
+		rdp->qlen -= n;
 		/* Interrupts off: the tick cannot refill donelist between
 		 * the take and the clear, so no wake-up is lost. */
 		WRITE_ONCE(rdp->cb_thread_has_work, false);
@@ -144,7 +146,6 @@ static void cb_thread_fn(void *arg)
 			rcu_invoke_callback(list);
 		}
 		flags = arch_irq_save();
-		rdp->qlen -= n;
 		rdp->cbs_invoked += n;
 		trace_event(TRACE_RCU, this_cpu_id(), TRACE_CB_INVOKE, 0,
 			    (u32)n, 0);
@@ -200,29 +201,21 @@ void classic_cpu_dead(unsigned int cpu)
 	arch_irq_restore(flags);
 }
 
-struct rcu_synchronize {
-	struct rcu_head head;
-	struct completion done;
-};
-
-static void wakeme_after_rcu(struct rcu_head *head)
-{
-	struct rcu_synchronize *rs =
-		container_of(head, struct rcu_synchronize, head);
-
-	complete(&rs->done);
-}
-
-/* The engine's synchronize: 2.6.0's synchronize_kernel(), a callback
- * that wakes the caller. The completion's lock orders the callback, run
- * after the batch, before the caller's return. */
+/*
+ * The engine's synchronize: wait on gp_wait, which each batch's end
+ * wakes, for the batch that covers the call. Not 2.6.0's
+ * synchronize_kernel(), a callback that woke the caller: here callbacks
+ * run in their CPU's thread and may sleep, and a callback that called
+ * synchronize_rcu() would wait for a callback queued behind itself on
+ * the same thread, for ever (found by review). gp_seq is read with
+ * acquire (rcu_gp_done()): the batch's readers are done before we return.
+ */
 void classic_synchronize(void)
 {
-	struct rcu_synchronize rs;
+	unsigned long snap = rcu_gp_snap();
 
-	init_completion(&rs.done);
-	call_rcu_head(&rs.head, wakeme_after_rcu);
-	wait_for_completion(&rs.done);
+	rcu_request_gp(snap);
+	wait_event(&rcu_ctrlblk.gp_wait, rcu_gp_done(snap));
 }
 
 /*

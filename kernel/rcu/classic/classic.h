@@ -50,7 +50,9 @@ struct rcu_ctrlblk {
 	u64 lock_acquisitions;
 	u64 lock_wait_ns;
 	u64 shared_writes;
-	u64 exp_completed;
+	u64 exp_completed;		/* atomic adds, no lock */
+	/* synchronize_rcu()'s waiters: each batch's end wakes them. */
+	struct wait_queue gp_wait;
 	/* Expedited waiters now (atomic), and the stall warnings of the
 	 * batches they forced: under lock. */
 	unsigned int exp_waiting;
