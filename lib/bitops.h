@@ -117,4 +117,8 @@ static inline size_t bitmap_weight(const u64 *map, size_t nbits)
 	return n;
 }
 
+/* lib/bitmap.c: the set bits as "3,5-9,64", cut with "..." to fit len. */
+size_t bitmap_format_ranges(char *buf, size_t len, const u64 *map,
+			    size_t nbits);
+
 #endif

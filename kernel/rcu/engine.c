@@ -20,6 +20,8 @@
  * (rcu_cpu_starting() in kmain()) runs before the command line is read. */
 const struct rcu_engine *rcu_engine = &rcu_tree_engine;
 
+u64 rcu_stall_full_reported, rcu_stall_rest_reported;
+
 static char engine_name[16] = "tree";
 CMDLINE_STRING("rcu.engine", engine_name,
 	       "the grace-period engine: tree (Linux's Tree RCU) or classic "
@@ -207,6 +209,8 @@ void rcu_get_stats(struct rcu_stats *s)
 	s->engine = rcu_engine->name;
 	s->kthreads = rcu_engine->kthreads;
 	s->kthread_prio = rcu_kthread_priority();
+	s->stall_cpus_in_full = READ_ONCE(rcu_stall_full_reported);
+	s->stall_cpus_summarised = READ_ONCE(rcu_stall_rest_reported);
 	rcu_engine->get_stats(s);
 }
 

@@ -109,6 +109,18 @@ void rcu_kthreads_apply_boot_priority(void);
 /* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */
 void rcu_kfree_flush_here(void);
 extern u64 rcu_kfree_blocks;
+/*
+ * Holdouts a stall warning prints in full, two lines and a backtrace
+ * each; the rest are named in a line per node of CPUs, with how many the
+ * host starved. At -smp 255 on a busy host most vCPUs are holdouts, and
+ * a warning that printed each in full through the 115200-baud console
+ * outlasted the stall timeout: the reports kept the run from ending.
+ * Counted since boot (atomic adds by whichever CPU warns, read
+ * lock-free) for rcu_get_stats() and the test that checks the bound.
+ */
+#define RCU_STALL_CPUS_IN_FULL	4
+extern u64 rcu_stall_full_reported, rcu_stall_rest_reported;
+
 /* The stall warnings' verdict on a CPU that is not online (fqs.c), or
  * NULL, and rcu.stall_timeout_ms=, which both engines use. */
 const char *rcu_offline_stall_verdict(unsigned int cpu);

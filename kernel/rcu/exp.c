@@ -14,6 +14,7 @@
  * expedited grace period has run since it arrived, returns at once.
  */
 #include "internal.h"
+#include "lib/bitops.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
 #include "kernel/printk.h"
@@ -97,30 +98,37 @@ __init void rcu_exp_init(void)
  */
 static void exp_stall_warn(void *unused)
 {
-	char owed[160] = "";
-	size_t n = 0;
-	unsigned int cpu;
+	struct cpumask owing;
+	unsigned int cpu, shown = 0;
+	char owed[96];
 
 	(void)unused;
 	rcu_exp_stalls++;	/* this callback only; read lock-free */
-	for (cpu = 0; cpu < nr_cpus && n < sizeof(owed) - 8; cpu++)
+	cpumask_clear(&owing);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
 		if (READ_ONCE(rcu_data[cpu].exp_pending))
-			n += ksnprintf(owed + n, sizeof(owed) - n, " %u", cpu);
-	pr_err("rcu: INFO: rcu detected expedited stalls on CPUs: {%s } "
+			cpumask_set(&owing, cpu);
+	bitmap_format_ranges(owed, sizeof(owed), owing.bits, MAX_CPUS);
+	pr_err("rcu: INFO: rcu detected expedited stalls on CPUs: { %s } "
 	       "%llu ms old, expedited seq %lu\n", owed,
 	       (clock_ns() - exp_start_ns) / NSEC_PER_MSEC,
 	       READ_ONCE(exp_seq));
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
+	/* The first few in full, as the normal warning (engine.h). */
+	for (cpu = 0; cpu < nr_cpus && shown < RCU_STALL_CPUS_IN_FULL; cpu++) {
 		struct thread *t = READ_ONCE(cpu_area(cpu)->current);
 		const char *offline = rcu_offline_stall_verdict(cpu);
 
-		if (READ_ONCE(rcu_data[cpu].exp_pending))
-			pr_err("rcu:     cpu%u: running %s, preempt_count %u, "
-			       "need_resched %u%s%s\n", cpu, t ? t->name : "?",
-			       READ_ONCE(cpu_area(cpu)->preempt_count),
-			       READ_ONCE(cpu_area(cpu)->need_resched),
-			       offline ? ": " : "", offline ? offline : "");
+		if (!cpumask_test(&owing, cpu))
+			continue;
+		shown++;
+		pr_err("rcu:     cpu%u: running %s, preempt_count %u, "
+		       "need_resched %u%s%s\n", cpu, t ? t->name : "?",
+		       READ_ONCE(cpu_area(cpu)->preempt_count),
+		       READ_ONCE(cpu_area(cpu)->need_resched),
+		       offline ? ": " : "", offline ? offline : "");
 	}
+	if (cpumask_weight(&owing) > shown)
+		pr_err("rcu:     and %u more\n", cpumask_weight(&owing) - shown);
 	rcu_preempt_show_blocked(true);
 	pr_err("rcu:     %u reports outstanding\n", READ_ONCE(exp_outstanding));
 	timer_rearm(&exp_stall_timer,

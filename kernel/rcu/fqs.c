@@ -10,6 +10,7 @@
 #include "kernel/ipi.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "lib/bitops.h"
 
 /* The CPUs of `leaf` that still owe the current grace period. */
 static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)
@@ -90,6 +91,16 @@ const char *rcu_offline_stall_verdict(unsigned int cpu)
 	       "it is part-way online or offline: stuck in the hotplug path";
 }
 
+static const char starved[] =
+	"the host hardly ran this vCPU: starved, not a kernel bug";
+
+/* What the GP thread's snapshots at the grace period's start say about
+ * a holdout since. Lock-free snapshots of another CPU's counters, which
+ * may move as we read them; nothing is ordered. */
+struct holdout_counts {
+	u64 ticks, expected, switches, nudges, found_running;
+};
+
 /*
  * What a holdout did since the grace period began, and what that says.
  * The forcing scan finding it running and not nudging it is a bug in RCU
@@ -101,39 +112,37 @@ const char *rcu_offline_stall_verdict(unsigned int cpu)
  * (a bug in RCU), or never scheduled at all (a reader, or a region with
  * preemption off, that does not end).
  */
-static const char *stall_verdict(unsigned int cpu, u64 ticks, u64 expected,
-				 u64 switches, u64 nudges, u64 found_running)
+static const char *holdout_verdict(unsigned int cpu, struct holdout_counts *h)
 {
+	const struct rcu_data *rdp = &rcu_data[cpu];
+	u64 age_ms = (clock_ns() - rcu_state.gp_start_ns) / NSEC_PER_MSEC;
 	const char *offline = rcu_offline_stall_verdict(cpu);
 
+	h->ticks = READ_ONCE(cpu_area(cpu)->ticks) - rdp->ticks_snapshot;
+	h->expected = age_ms * hz / 1000;
+	h->switches = READ_ONCE(rdp->context_switches) - rdp->switches_snapshot;
+	h->nudges = rdp->nudges - rdp->nudges_snapshot;
+	h->found_running = rdp->found_running - rdp->found_running_snapshot;
 	if (offline)
 		return offline;
-	if (found_running && !nudges)
+	if (h->found_running && !h->nudges)
 		return "it was never nudged to schedule: an RCU bug";
-	if (ticks * 4 < expected)
-		return "the host hardly ran this vCPU: starved, not a kernel bug";
-	if (switches)
+	if (h->ticks * 4 < h->expected)
+		return starved;
+	if (h->switches)
 		return "it scheduled, yet its quiescent state was not counted: "
 		       "an RCU bug";
 	return "it ran but never scheduled: a reader or a preempt-off "
 	       "region that does not end";
 }
 
-static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
+static void print_stalled_cpu(unsigned int cpu)
 {
-	/* Diagnostics: lock-free snapshots of another CPU's state, which
-	 * may change as we print; nothing is ordered. */
-	struct rcu_data *rdp = &rcu_data[cpu];
+	const struct rcu_data *rdp = &rcu_data[cpu];
 	struct thread *t = READ_ONCE(cpu_area(cpu)->current);
-	u64 age_ms = (clock_ns() - rcu_state.gp_start_ns) / NSEC_PER_MSEC;
-	u64 ticks = READ_ONCE(cpu_area(cpu)->ticks) - rdp->ticks_snapshot;
-	u64 expected = age_ms * hz / 1000;
-	u64 switches = READ_ONCE(rdp->context_switches) -
-		       rdp->switches_snapshot;
-	u64 nudges = rdp->nudges - rdp->nudges_snapshot;
-	u64 found_running = rdp->found_running - rdp->found_running_snapshot;
+	struct holdout_counts h;
+	const char *verdict = holdout_verdict(cpu, &h);
 
-	(void)gp;
 	/* The idle counter against its sample and need_resched say whether
 	 * the CPU idled unseen or ignored its nudges. */
 	pr_err("rcu:     cpu%u: running %s, preempt_count %u, need_resched "
@@ -143,11 +152,61 @@ static void print_stalled_cpu(unsigned int cpu, unsigned long gp)
 	       READ_ONCE(rdp->eqs_seq), rdp->eqs_snapshot);
 	pr_err("rcu:     cpu%u: since the grace period began: %llu ticks of "
 	       "~%llu expected, nudged %llu times, %llu passes through "
-	       "schedule(): %s\n", cpu, ticks, expected, nudges,
-	       switches, stall_verdict(cpu, ticks, expected, switches, nudges,
-					     found_running));
+	       "schedule(): %s\n", cpu, h.ticks, h.expected, h.nudges,
+	       h.switches, verdict);
 	if (cpu != this_cpu_id())
 		arch_backtrace_cpu(cpu);
+}
+
+/* One warning's holdouts: the first RCU_STALL_CPUS_IN_FULL in full,
+ * the rest named by leaf (engine.h says why). The GP thread's own. */
+static unsigned int holdouts_in_full;
+static struct cpumask holdouts_rest, holdouts_starved;
+
+static void report_holdout(unsigned int cpu, unsigned long gp)
+{
+	struct holdout_counts h;
+
+	(void)gp;
+	if (holdouts_in_full < RCU_STALL_CPUS_IN_FULL) {
+		holdouts_in_full++;
+		print_stalled_cpu(cpu);
+		return;
+	}
+	cpumask_set(&holdouts_rest, cpu);
+	if (holdout_verdict(cpu, &h) == starved)
+		cpumask_set(&holdouts_starved, cpu);
+}
+
+/* A line per leaf for the holdouts not printed in full. */
+static void summarise_rest(void)
+{
+	unsigned int i, cpu;
+
+	for (i = 0; i < rcu_state.nr_leaves; i++) {
+		const struct rcu_node *leaf = rcu_leaf(i);
+		unsigned int last = MIN(leaf->first_cpu + rcu_fanout_leaf,
+					nr_cpus) - 1;
+		unsigned int n = 0, n_starved = 0;
+		struct cpumask mine;
+		char cpus[96];
+
+		cpumask_clear(&mine);
+		for (cpu = leaf->first_cpu; cpu <= last; cpu++) {
+			if (!cpumask_test(&holdouts_rest, cpu))
+				continue;
+			cpumask_set(&mine, cpu);
+			n++;
+			n_starved += cpumask_test(&holdouts_starved, cpu);
+		}
+		if (!n)
+			continue;
+		atomic_add_relaxed(&rcu_stall_rest_reported, n); /* engine.h */
+		bitmap_format_ranges(cpus, sizeof(cpus), mine.bits, MAX_CPUS);
+		pr_err("rcu:     leaf %u (cpu%u-%u): %u more holdouts, %u of "
+		       "them starved by the host: cpu%s\n", i, leaf->first_cpu,
+		       last, n, n_starved, cpus);
+	}
 }
 
 /* Once per rcu.stall_timeout_ms of a grace period's age. */
@@ -167,7 +226,12 @@ void rcu_check_stall(void)
 		    rcu_gp_number(gp), age_ms);
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
 	       "%llu ms old; still waiting for:\n", rcu_gp_number(gp), age_ms);
-	for_each_holdout(gp, print_stalled_cpu);
+	holdouts_in_full = 0;
+	cpumask_clear(&holdouts_rest);
+	cpumask_clear(&holdouts_starved);
+	for_each_holdout(gp, report_holdout);
+	atomic_add_relaxed(&rcu_stall_full_reported, holdouts_in_full);
+	summarise_rest();
 	rcu_preempt_show_blocked(false);
 }
 

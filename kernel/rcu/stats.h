@@ -11,6 +11,9 @@ struct rcu_stats {
 	u64 exp_completed;
 	u64 stalls;
 	u64 exp_stalls;			/* expedited stall warnings */
+	/* Holdouts the normal stall warnings printed in full, and named
+	 * only in a summary line (engine.h: RCU_STALL_CPUS_IN_FULL). */
+	u64 stall_cpus_in_full, stall_cpus_summarised;
 	u64 kfree_blocks;		/* kfree_rcu() blocks queued */
 	const char *flavour;		/* RCU_FLAVOUR_NAME */
 	const char *engine;		/* "tree" or "classic" (engine.h) */

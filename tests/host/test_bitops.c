@@ -151,10 +151,40 @@ static void test_bitmap_tail(void)
 	CHECK_EQ_U64(bitmap_weight(map, 64), 1);
 }
 
+/* Runs print as ranges, single bits alone; a list that does not fit is
+ * cut at a run with "...", never mid-number, and never overflows. */
+static void test_format_ranges(void)
+{
+	DECLARE_BITMAP(map, 256);
+	char buf[64];
+	size_t i, n;
+
+	bitmap_zero(map, 256);
+	CHECK_EQ_U64(bitmap_format_ranges(buf, sizeof(buf), map, 256), 0);
+	CHECK_STR(buf, "");
+	bitmap_set_bit(map, 3);
+	for (i = 5; i <= 9; i++)
+		bitmap_set_bit(map, i);
+	bitmap_set_bit(map, 64);
+	bitmap_set_bit(map, 255);
+	n = bitmap_format_ranges(buf, sizeof(buf), map, 256);
+	CHECK_STR(buf, "3,5-9,64,255");
+	CHECK_EQ_U64(n, strlen("3,5-9,64,255"));
+	/* Every other bit: far too long for 16 bytes. */
+	bitmap_zero(map, 256);
+	for (i = 0; i < 256; i += 2)
+		bitmap_set_bit(map, i);
+	n = bitmap_format_ranges(buf, 16, map, 256);
+	CHECK_STR(buf, "0,2,4,6,8,10...");
+	CHECK_EQ_U64(n, strlen(buf));
+	CHECK(bitmap_format_ranges(buf, 0, map, 256) == 0);
+}
+
 int main(void)
 {
 	test_bits();
 	test_bitmap();
 	test_bitmap_tail();
+	test_format_ranges();
 	return check_summary();
 }

@@ -9,6 +9,7 @@
 #include "kernel/time.h"
 #include "kernel/trace/trace.h"
 #include "lib/atomic.h"
+#include "lib/bitops.h"
 #include "lib/format.h"
 
 /* Batch durations, written under the control block's lock. */
@@ -63,6 +64,37 @@ static void print_stalled_cpu(unsigned int cpu)
 		arch_dump_stack();
 }
 
+/* The first RCU_STALL_CPUS_IN_FULL holdouts in full, the rest in one
+ * line (engine.h says why): the control block is the engine's one node.
+ * Only the CPU whose tick won the warning under the lock gets here. */
+static void report_holdouts(struct cpumask *owing)
+{
+	unsigned int cpu, in_full = 0, rest = 0, rest_starved = 0;
+	char cpus[96];
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (!cpumask_test(owing, cpu))
+			continue;
+		if (in_full < RCU_STALL_CPUS_IN_FULL) {
+			in_full++;
+			print_stalled_cpu(cpu);
+			bitmap_clear_bit(owing->bits, cpu);
+			continue;
+		}
+		rest++;
+		rest_starved += READ_ONCE(classic_data[cpu].last_qsctr) ==
+				RCU_QSCTR_INVALID;
+	}
+	atomic_add_relaxed(&rcu_stall_full_reported, in_full);	/* engine.h */
+	if (!rest)
+		return;
+	atomic_add_relaxed(&rcu_stall_rest_reported, rest);
+	bitmap_format_ranges(cpus, sizeof(cpus), owing->bits, MAX_CPUS);
+	pr_err("rcu:     %u more holdouts, %u of them not ticking since the "
+	       "batch began (starved by the host, or interrupts off): cpu%s\n",
+	       rest, rest_starved, cpus);
+}
+
 /* From every CPU's tick: once per rcu.stall_timeout_ms of a batch's age,
  * one CPU prints the warning. */
 void classic_check_stall(void)
@@ -72,7 +104,6 @@ void classic_check_stall(void)
 	unsigned long flags;
 	u64 now = clock_ns(), age_ms;
 	unsigned long gp;
-	unsigned int cpu;
 	bool forced;
 
 	/* Hints, rechecked under the lock. */
@@ -102,9 +133,7 @@ void classic_check_stall(void)
 	       "(classic batch%s) is %llu ms old; still waiting for:\n",
 	       rcu_gp_number(gp), forced ? ", forced for an expedited wait" :
 	       "", age_ms);
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (cpumask_test(&owing, cpu))
-			print_stalled_cpu(cpu);
+	report_holdouts(&owing);
 }
 
 void classic_get_stats(struct rcu_stats *s)
