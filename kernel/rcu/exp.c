@@ -109,8 +109,9 @@ static void exp_stall_warn(void *unused)
 		if (READ_ONCE(rcu_data[cpu].exp_pending))
 			cpumask_set(&owing, cpu);
 	bitmap_format_ranges(owed, sizeof(owed), owing.bits, MAX_CPUS);
-	pr_err("rcu: INFO: rcu detected expedited stalls on CPUs: { %s } "
-	       "%llu ms old, expedited seq %lu\n", owed,
+	/* "{ 1-3 }", or "{ }" when only preempted readers hold it up. */
+	pr_err("rcu: INFO: rcu detected expedited stalls on CPUs: {%s%s } "
+	       "%llu ms old, expedited seq %lu\n", owed[0] ? " " : "", owed,
 	       (clock_ns() - exp_start_ns) / NSEC_PER_MSEC,
 	       READ_ONCE(exp_seq));
 	/* The first few in full, as the normal warning (engine.h). */
