@@ -21,8 +21,8 @@ __noreturn void secondary_cpu_main(void);
 void irq_enter(void);
 void irq_exit(bool interrupted_irqs_on);
 
-/* Every timer interrupt on every CPU (kernel/sched/timer.c). */
-void timer_tick(void);
+/* Every timer interrupt on every CPU (kernel/sched/tick.c). */
+void tick_interrupt(void);
 /* From the console's interrupt handler, when input has arrived. */
 void console_input_arrived(void);
 

@@ -24,6 +24,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/smp_call.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/sched/tick.h"
 #include "kernel/sched/timer.h"
 #include "kernel/shell/shell.h"
 #include "kernel/trace/trace.h"
@@ -55,7 +56,7 @@ static __noreturn void kernel_init(void)
 
 	sched_init();
 	sched_start_boot_cpu();
-	arch_timer_start();
+	tick_start_cpu();
 	WRITE_ONCE(this_cpu()->online, 1);
 	nr_cpus_online = 1;
 	arch_irq_enable();
@@ -113,7 +114,7 @@ __noreturn void secondary_cpu_main(void)
 	/* Out of the extended quiescent state it parked in, if it did,
 	 * before its first tick can run RCU's tick work. */
 	rcu_cpu_starting();
-	arch_timer_start();
+	tick_start_cpu();
 	smp_call_set_online(this_cpu_id(), true);
 	pr_info("online\n");
 	sched_start_ap();

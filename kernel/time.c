@@ -18,7 +18,6 @@ static u64 tsc_hz_measured;
 static u64 ns_mult;
 
 unsigned int hz = 1000;
-volatile u64 jiffies;
 
 CMDLINE_UINT("hz", hz, 10, 10000, "timer interrupts per second");
 
@@ -40,6 +39,16 @@ u64 clock_ns(void)
 	if (!ns_mult)
 		return 0;
 	return tsc_to_ns(arch_read_tsc() - tsc_at_boot);
+}
+
+/* The TSC value at which clock_ns() reads ns: for clock event devices
+ * that take a TSC deadline. Whole seconds and the rest apart, so that
+ * no product overflows 64 bits (the rest times tsc_hz stays below
+ * 10^9 * 2^34) and no 128-bit division is needed. */
+u64 clock_ns_to_tsc(u64 ns)
+{
+	return tsc_at_boot + ns / NSEC_PER_SEC * tsc_hz_measured +
+	       ns % NSEC_PER_SEC * tsc_hz_measured / NSEC_PER_SEC;
 }
 
 u64 clock_tsc_hz(void)

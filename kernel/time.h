@@ -12,9 +12,15 @@ void clock_init(u64 tsc_hz);
 u64 clock_ns(void);
 u64 clock_tsc_hz(void);
 u64 tsc_to_ns(u64 cycles);
+u64 clock_ns_to_tsc(u64 ns);
 void udelay(u64 us);
 
 extern unsigned int hz;		/* timer ticks per second (hz=) */
-extern volatile u64 jiffies;	/* ticks since the timer started on cpu0 */
+
+/* One tick's length. */
+static inline u64 tick_period_ns(void)
+{
+	return NSEC_PER_SEC / hz;
+}
 
 #endif

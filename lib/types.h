@@ -22,4 +22,6 @@ typedef int32_t s32;
 typedef long long s64;
 typedef uintptr_t uptr;
 
+#define U64_MAX		(~0ull)
+
 #endif

@@ -176,7 +176,15 @@ unsigned int arch_smp_boot(void);
  * boot path into secondary_cpu_main(). False if it did not check in. */
 __noreturn void arch_cpu_park(void);
 bool arch_cpu_start(unsigned int cpu);
+/* This CPU's timer interrupt, periodic at hz (nohz=off)... */
 void arch_timer_start(void);
+/* ...or one-shot (the tickless kernel, kernel/sched/tick.c): start it
+ * disarmed, then arm it for a moment of clock_ns(), or disarm it. A
+ * moment already past interrupts at once. */
+void arch_clockevent_start(void);
+const char *arch_clockevent_name(void);
+void arch_clockevent_program(u64 deadline_ns);
+void arch_clockevent_cancel(void);
 __noreturn void arch_call_on_stack(uptr stack_top, void (*fn)(void));
 
 /* Threads: switch stacks, and lay out a new thread's first stack so

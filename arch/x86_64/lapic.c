@@ -3,6 +3,14 @@
  * picked. The timer is calibrated once against the TSC (itself measured
  * against the PIT) on the boot CPU; every CPU's APIC timer runs at the
  * same bus frequency, so the APs reuse the figure.
+ *
+ * The timer runs in one of two ways. Periodic (nohz=off): it counts down
+ * from 1/hz and reloads itself. One-shot, for the tickless kernel
+ * (kernel/sched/tick.c): each CPU programs the next moment it needs an
+ * interrupt, either as a TSC value (TSC-deadline mode, where CPUID offers
+ * it: the deadline is exact and survives a vCPU descheduled by the host)
+ * or as a count of timer ticks from now (one-shot mode, rounded to the
+ * divided bus clock).
  */
 #include "lapic.h"
 #include "cpu.h"
@@ -16,6 +24,8 @@
 #define SVR_ENABLE		(1u << 8)
 #define LVT_MASKED		(1u << 16)
 #define LVT_TIMER_PERIODIC	(1u << 17)
+#define LVT_TIMER_TSC_DEADLINE	(2u << 17)
+#define CPUID_1_ECX_TSC_DEADLINE (1u << 24)
 #define TIMER_DIVIDE_BY_16	0x3
 #define CALIBRATION_MS		10
 
@@ -25,6 +35,11 @@ static u64 timer_hz;		/* APIC timer counts per second, divided */
 static bool x2apic_allowed = true;
 CMDLINE_BOOL("x2apic", x2apic_allowed,
 	     "0 = use xAPIC MMIO even where the CPU has x2APIC");
+
+static bool tsc_deadline_allowed = true;
+static bool use_tsc_deadline;
+CMDLINE_BOOL("tsc_deadline", tsc_deadline_allowed,
+	     "0 = one-shot APIC timer even where the CPU has TSC-deadline");
 
 __init void lapic_choose_mode(u64 mmio_phys)
 {
@@ -101,11 +116,14 @@ __init void lapic_timer_calibrate(u64 tsc_hz)
 		timer_hz / 1000);
 }
 
-/* Mask the timer and stop its count: a CPU about to park. */
+/* Mask the timer and stop its count (and its deadline): a CPU about to
+ * park, or one changing modes. */
 void lapic_timer_stop(void)
 {
 	ops->write(LAPIC_LVT_TIMER, LVT_MASKED);
 	ops->write(LAPIC_TIMER_INITIAL, 0);
+	if (use_tsc_deadline)
+		wrmsr(MSR_TSC_DEADLINE, 0);
 }
 
 void lapic_timer_start(unsigned int hz, u8 vector)
@@ -115,4 +133,63 @@ void lapic_timer_start(unsigned int hz, u8 vector)
 	ops->write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_16);
 	ops->write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | vector);
 	ops->write(LAPIC_TIMER_INITIAL, count ? (u32)count : 1);
+}
+
+/* Boot CPU, once: TSC-deadline where CPUID offers it and tsc_deadline=
+ * allows it, the one-shot count otherwise. */
+__init void lapic_oneshot_choose(void)
+{
+	use_tsc_deadline = tsc_deadline_allowed &&
+			   (cpuid(1, 0).ecx & CPUID_1_ECX_TSC_DEADLINE);
+}
+
+const char *lapic_oneshot_name(void)
+{
+	return use_tsc_deadline ? "LAPIC TSC-deadline" : "LAPIC one-shot";
+}
+
+/* Each CPU: the timer unmasked in its one-shot mode, with nothing armed
+ * (a deadline of 0 and a count of 0 both mean none). */
+void lapic_oneshot_start(u8 vector)
+{
+	lapic_timer_stop();
+	ops->write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_16);
+	ops->write(LAPIC_LVT_TIMER, vector | (use_tsc_deadline ?
+					      LVT_TIMER_TSC_DEADLINE : 0));
+}
+
+/*
+ * Interrupt this CPU once the TSC reaches deadline_tsc. A deadline
+ * already past fires at once: TSC-deadline mode does that itself (the
+ * SDM: a value below the current TSC raises the interrupt immediately),
+ * and the one-shot count is never less than 1, since a count of 0 would
+ * stop the timer and lose the event.
+ */
+void lapic_oneshot_program(u64 deadline_tsc)
+{
+	s64 delta = (s64)(deadline_tsc - arch_read_tsc());
+	u64 count;
+
+	if (use_tsc_deadline) {
+		wrmsr(MSR_TSC_DEADLINE, deadline_tsc);
+		return;
+	}
+	/* At most a second ahead, which fits the 32-bit count and keeps
+	 * the product in 64 bits; the interrupt then comes early, and the
+	 * idle loop that woke programs the rest. */
+	if (delta > (s64)clock_tsc_hz())
+		delta = (s64)clock_tsc_hz();
+	count = delta <= 0 ? 1 : (u64)delta * timer_hz / clock_tsc_hz();
+	if (count == 0)
+		count = 1;
+	ops->write(LAPIC_TIMER_INITIAL, (u32)count);
+}
+
+/* Disarm without masking: the next program() needs no LVT write. */
+void lapic_oneshot_cancel(void)
+{
+	if (use_tsc_deadline)
+		wrmsr(MSR_TSC_DEADLINE, 0);
+	else
+		ops->write(LAPIC_TIMER_INITIAL, 0);
 }

@@ -60,6 +60,14 @@ void lapic_timer_calibrate(u64 tsc_hz);
 void lapic_timer_start(unsigned int hz, u8 vector);
 void lapic_timer_stop(void);
 
+/* One-shot timer (tickless kernel): choose the mode once on the boot
+ * CPU, start it on each CPU, then arm it for a TSC value or disarm it. */
+void lapic_oneshot_choose(void);
+const char *lapic_oneshot_name(void);
+void lapic_oneshot_start(u8 vector);
+void lapic_oneshot_program(u64 deadline_tsc);
+void lapic_oneshot_cancel(void);
+
 /* For xapic.c: the MMIO mapping. */
 extern volatile u32 *xapic_mmio;
 

@@ -58,7 +58,7 @@ __init void arch_memory_init(void)
 static void timer_interrupt(struct trap_frame *f)
 {
 	(void)f;
-	timer_tick();
+	tick_interrupt();
 }
 
 static void uart_interrupt(struct trap_frame *f)
@@ -85,6 +85,7 @@ __init void arch_cpu_init(void)
 		pr_warn("tsc: the measurements disagree by more than 1 %%: "
 			"every time this boot prints may be that far off\n");
 	lapic_timer_calibrate(tsc_hz);
+	lapic_oneshot_choose();
 	irq_register(VECTOR_TIMER, timer_interrupt);
 	irq_register(VECTOR_IRQ_BASE + UART_IRQ, uart_interrupt);
 	smp_register_ipis();
@@ -96,6 +97,26 @@ __init void arch_cpu_init(void)
 void arch_timer_start(void)
 {
 	lapic_timer_start(hz, VECTOR_TIMER);
+}
+
+void arch_clockevent_start(void)
+{
+	lapic_oneshot_start(VECTOR_TIMER);
+}
+
+const char *arch_clockevent_name(void)
+{
+	return lapic_oneshot_name();
+}
+
+void arch_clockevent_program(u64 deadline_ns)
+{
+	lapic_oneshot_program(clock_ns_to_tsc(deadline_ns));
+}
+
+void arch_clockevent_cancel(void)
+{
+	lapic_oneshot_cancel();
 }
 
 __init unsigned int arch_smp_boot(void)

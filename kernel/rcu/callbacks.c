@@ -94,6 +94,25 @@ void rcu_callbacks_tick(void)
 	}
 }
 
+/*
+ * An idle CPU stopping its tick (kernel/sched/tick.c) asks what RCU needs
+ * of it. Grace periods need nothing: an idle CPU is in an extended
+ * quiescent state, which the GP thread's scan sees without waking it.
+ * Callbacks do: only this CPU's tick advances its lists and wakes rcuc.
+ * So a CPU holding callbacks, or an open kfree_rcu() block, sleeps at
+ * most RCU_IDLE_WAKE_TICKS ticks: a callback's delay past its grace
+ * period grows from one tick to that many while its CPU idles. Linux's
+ * RCU_FAST_NO_HZ slept 4 jiffies likewise.
+ */
+u64 rcu_tree_needs_cpu(void)
+{
+	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
+
+	if (!READ_ONCE(rdp->cbs.len) && !rcu_kfree_pending_here())
+		return U64_MAX;
+	return RCU_IDLE_WAKE_TICKS * tick_period_ns();
+}
+
 static void adjust_blimit(struct rcu_data *rdp)
 {
 	/* This CPU's list, interrupts off: nothing races with the read. */

@@ -92,6 +92,11 @@ void rcu_tick(void)
 	rcu_engine->tick();
 }
 
+u64 rcu_needs_cpu(void)
+{
+	return rcu_engine->needs_cpu();
+}
+
 void rcu_cpu_dying(void)
 {
 	rcu_engine->cpu_dying();

@@ -44,6 +44,9 @@ struct rcu_engine {
 	void (*irq_enter)(void);
 	void (*irq_exit)(void);
 	void (*tick)(void);
+	/* rcu_needs_cpu(): how long this idle CPU may sleep without its
+	 * tick, in ns; 0 keeps the tick, U64_MAX asks for nothing. */
+	u64 (*needs_cpu)(void);
 	void (*cpu_dying)(void);
 	void (*cpu_dead)(unsigned int cpu);
 	void (*cpu_starting)(void);
@@ -108,6 +111,7 @@ struct thread *rcu_start_cb_thread(unsigned int cpu, void (*fn)(void *arg),
 void rcu_kthreads_apply_boot_priority(void);
 /* kfree.c: queue this CPU's open kfree_rcu() block (interrupts off). */
 void rcu_kfree_flush_here(void);
+bool rcu_kfree_pending_here(void);
 extern u64 rcu_kfree_blocks;
 /*
  * Holdouts a stall warning prints in full, two lines and a backtrace

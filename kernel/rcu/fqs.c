@@ -1,6 +1,6 @@
 /*
  * Forcing quiescent states and stall warnings: what the grace-period
- * thread does each time the tick says a grace period has waited
+ * thread does each time its alarm says a grace period has waited
  * RCU_NUDGE_TICKS ticks (see tree.c, step 4).
  */
 #include "inject.h"
@@ -248,12 +248,12 @@ void rcu_tree_show_gp_state(void)
 	unsigned int i;
 
 	pr_err("rcu: gp_seq %lu (%s), needed %lu; the last grace period "
-	       "began %llu ms ago; fqs_due %u, %u ticks since the last "
-	       "scan\n", gp, gp & 1 ? "running" : "idle",
+	       "began %llu ms ago; fqs_due %u, scan alarm %s\n", gp,
+	       gp & 1 ? "running" : "idle",
 	       READ_ONCE(rcu_state.gp_seq_needed),
 	       (clock_ns() - READ_ONCE(rcu_state.gp_start_ns)) / NSEC_PER_MSEC,
 	       READ_ONCE(rcu_state.fqs_due),
-	       (unsigned int)jiffies - READ_ONCE(rcu_state.gp_start_jiffies));
+	       READ_ONCE(rcu_state.fqs_timer.pending) ? "set" : "not set");
 	pr_err("rcu: root gp_seq %lu mask %llx\n",
 	       READ_ONCE(rcu_state.root.gp_seq), READ_ONCE(rcu_state.root.qsmask));
 	for (i = 0; rcu_state.nr_leaves > 1 && i < rcu_state.nr_leaves; i++)

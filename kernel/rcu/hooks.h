@@ -46,6 +46,11 @@ void rcu_irq_enter(void);
 void rcu_irq_exit(void);
 /* Every timer tick on every CPU. */
 void rcu_tick(void);
+/* A CPU about to stop its tick in idle (kernel/sched/tick.c), interrupts
+ * off: the longest, in ns, RCU lets it sleep without a tick. 0 keeps the
+ * tick; U64_MAX means RCU needs nothing of this CPU. Linux's
+ * rcu_needs_cpu(). */
+u64 rcu_needs_cpu(void);
 
 /* CPU hotplug (kernel/hotplug.c calls them in this order). On the CPU
  * going down, interrupts off: its last quiescent state. On a surviving

@@ -10,6 +10,7 @@
 #include "kernel/mm/kasan.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/sched/timer.h"
 #include "kernel/sched/waitqueue.h"
 #include "kernel/time.h"
 #include "kernel/trace/trace.h"
@@ -21,6 +22,8 @@
 /* The root's qsmask has a bit per leaf. */
 #define RCU_MAX_LEAVES		64
 #define RCU_NUDGE_TICKS		1	/* ticks before a holdout is nudged */
+/* The longest an idle CPU holding callbacks sleeps (rcu_tree_needs_cpu()). */
+#define RCU_IDLE_WAKE_TICKS	4
 
 /*
  * A node of the combining tree. A leaf's qsmask has a bit per CPU of the
@@ -108,9 +111,13 @@ struct rcu_state {
 	struct thread *gp_thread;
 	struct wait_queue gp_wait;	/* the GP thread waits here */
 	struct wait_queue gp_done;	/* synchronize_rcu() waiters */
-	bool fqs_due;			/* set by the tick: scan holdouts */
+	/* The GP thread's alarm: RCU_NUDGE_TICKS after a grace period
+	 * starts or its last scan, fqs_timer sets fqs_due, the GP thread
+	 * scans the holdouts. A timer, not any CPU's tick, so that it comes
+	 * while every CPU but the holdouts idles tickless. */
+	struct timer fqs_timer;
+	bool fqs_due;
 	u64 gp_start_ns;
-	unsigned int gp_start_jiffies;	/* for the tick; a hint */
 	u64 next_stall_ns;
 	u64 gps_completed;
 	u64 gp_seq_writes;		/* the GP thread's: starts and ends */
@@ -203,6 +210,7 @@ void rcu_tree_idle_exit(void);
 void rcu_tree_irq_enter(void);
 void rcu_tree_irq_exit(void);
 void rcu_tree_tick(void);
+u64 rcu_tree_needs_cpu(void);
 void rcu_tree_cpu_dying(void);
 void rcu_tree_cpu_dead(unsigned int cpu);
 void rcu_tree_cpu_starting(void);

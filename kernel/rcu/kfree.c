@@ -93,6 +93,13 @@ void kfree_rcu_mightsleep(void *ptr)
 	}
 }
 
+/* Whether this CPU's open block holds anything: its tick must come round
+ * to queue it (rcu_tree_needs_cpu()). Interrupts off. */
+bool rcu_kfree_pending_here(void)
+{
+	return open_block[this_cpu_id()] != NULL;
+}
+
 /* From the tick, from rcu_barrier() on each CPU, and from a CPU going
  * offline, on the CPU itself. rcu_barrier() calls it on its own CPU with
  * interrupts on: a tick between taking the block and clearing the slot

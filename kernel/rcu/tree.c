@@ -32,7 +32,8 @@
  *     wakes rcu_gp. So each CPU writes one leaf line per grace period,
  *     and each leaf one root line.
  *
- *  4. Forces the stragglers. The tick asks rcu_gp to scan every
+ *  4. Forces the stragglers. rcu_gp sets itself an alarm (a timer, so
+ *     it comes while idle CPUs have stopped their ticks) and scans every
  *     RCU_NUDGE_TICKS ticks of a grace period: a CPU that has been idle
  *     since the start (eqs_seq odd, or changed since sampled) is reported
  *     on its behalf; any other holdout gets a reschedule IPI (the nudge),
@@ -44,7 +45,9 @@
  *  5. Ends it: gp_seq becomes even, synchronize_rcu() callers wake, and
  *     each CPU's tick moves its callbacks whose grace period is over to
  *     the DONE segment of its list (cblist.c), to be invoked by its
- *     own "rcuc" thread (callbacks.c).
+ *     own "rcuc" thread (callbacks.c). An idle CPU that holds callbacks
+ *     keeps a wake-up every RCU_IDLE_WAKE_TICKS for that
+ *     (rcu_needs_cpu(), kernel/sched/tick.c); one with none sleeps.
  *
  * Expedited grace periods (exp.c) skip the wait for the scheduler
  * and IPI every non-idle CPU instead.
@@ -170,8 +173,6 @@ void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
 
 void rcu_tree_tick(void)
 {
-	unsigned int cpu = this_cpu_id();
-
 	/* Acquire: the APs tick before rcu_init() runs; seeing rcu_ready,
 	 * this CPU also sees the callback lists, wait queues and kthreads
 	 * set up before it. Pairs with the release in rcu_start_kthreads(). */
@@ -180,17 +181,6 @@ void rcu_tree_tick(void)
 	rcu_callbacks_tick();
 	rcu_exp_tick();
 	rcu_preempt_tick();
-	/* cpu0 keeps time for the GP thread's scans. gp_seq and
-	 * gp_start_jiffies are hints from gp_start() and gp_thread_fn(): a
-	 * stale value only moves a scan by a tick. fqs_due reaches the GP
-	 * thread through gp_wait's lock, taken by wake_up_all() after the
-	 * store and by the waiter's prepare_to_wait() before its test. */
-	if (cpu == 0 && (READ_ONCE(rcu_state.gp_seq) & 1) &&
-	    (unsigned int)jiffies - READ_ONCE(rcu_state.gp_start_jiffies) >=
-	    RCU_NUDGE_TICKS) {
-		WRITE_ONCE(rcu_state.fqs_due, true);
-		wake_up_all(&rcu_state.gp_wait);
-	}
 }
 
 void rcu_tree_request_gp(unsigned long snap)
@@ -309,11 +299,9 @@ static void gp_start(void)
 	u64 root_mask = 0;
 	unsigned int i;
 
-	/* gp_start_ns and next_stall_ns are this thread's alone;
-	 * gp_start_jiffies and fqs_due are hints for rcu_tick(). A stale
-	 * fqs_due left by the last grace period is cleared here. */
+	/* gp_start_ns and next_stall_ns are this thread's alone. A stale
+	 * fqs_due left by the last grace period's alarm is cleared here. */
 	rcu_state.gp_start_ns = clock_ns();
-	WRITE_ONCE(rcu_state.gp_start_jiffies, (unsigned int)jiffies);
 	rcu_state.next_stall_ns = rcu_state.gp_start_ns +
 				  rcu_stall_timeout_ms * NSEC_PER_MSEC;
 	WRITE_ONCE(rcu_state.fqs_due, false);
@@ -388,6 +376,30 @@ static void gp_end(void)
 	wake_up_all(&rcu_state.gp_done);
 }
 
+/* fqs_timer's function, in its CPU's timer interrupt. fqs_due reaches
+ * the GP thread through gp_wait's lock, taken by wake_up_all() after the
+ * store and by the waiter's prepare_to_wait() before its test. */
+static void fqs_alarm(void *unused)
+{
+	(void)unused;
+	WRITE_ONCE(rcu_state.fqs_due, true);
+	wake_up_all(&rcu_state.gp_wait);
+}
+
+/* Sleep until the grace period completes or the alarm asks for a scan;
+ * true if it completed. The alarm is cancelled before the return, so it
+ * never fires into the next wait. */
+static bool gp_wait_for_reports(void)
+{
+	timer_add(&rcu_state.fqs_timer,
+		  clock_ns() + RCU_NUDGE_TICKS * tick_period_ns());
+	wait_event(&rcu_state.gp_wait, gp_complete() ||
+		   READ_ONCE(rcu_state.fqs_due));
+	timer_cancel(&rcu_state.fqs_timer);
+	WRITE_ONCE(rcu_state.fqs_due, false);
+	return gp_complete();
+}
+
 static void gp_thread_fn(void *unused)
 {
 	(void)unused;
@@ -395,16 +407,8 @@ static void gp_thread_fn(void *unused)
 		wait_event(&rcu_state.gp_wait, gp_needed());
 		gp_start();
 		for (;;) {
-			/* fqs_due: set by rcu_tick(), ordered by gp_wait's
-			 * lock. It and gp_start_jiffies are hints: a request
-			 * lost to the clear below is made again next tick. */
-			wait_event(&rcu_state.gp_wait, gp_complete() ||
-				   READ_ONCE(rcu_state.fqs_due));
-			if (gp_complete())
+			if (gp_wait_for_reports())
 				break;
-			WRITE_ONCE(rcu_state.fqs_due, false);
-			WRITE_ONCE(rcu_state.gp_start_jiffies,
-				   (unsigned int)jiffies);
 			rcu_force_quiescent_states();
 			rcu_preempt_boost((clock_ns() - rcu_state.gp_start_ns) /
 					  NSEC_PER_MSEC);
@@ -439,6 +443,7 @@ __init void rcu_tree_init(void)
 	rcu_exp_init();
 	spin_lock_init(&rcu_state.request_lock);
 	wait_queue_init(&rcu_state.gp_wait);
+	rcu_state.fqs_timer.fn = fqs_alarm;
 	wait_queue_init(&rcu_state.gp_done);
 	spin_lock_init(&rcu_state.root.lock);
 	rcu_fanout_leaf = fanout_leaf_for(nr_cpus);

@@ -29,6 +29,7 @@ const struct rcu_engine rcu_tree_engine = {
 	.irq_enter = rcu_tree_irq_enter,
 	.irq_exit = rcu_tree_irq_exit,
 	.tick = rcu_tree_tick,
+	.needs_cpu = rcu_tree_needs_cpu,
 	.cpu_dying = rcu_tree_cpu_dying,
 	.cpu_dead = rcu_tree_cpu_dead,
 	.cpu_starting = rcu_tree_cpu_starting,

@@ -147,6 +147,29 @@ bool sched_balance(unsigned int cpu, bool idle)
 	return pull_one(busiest, cpu, pick_normal, idle);
 }
 
+/*
+ * An idle CPU whose tick has stopped (tick.c) no longer comes round
+ * every tick to run the pulls here. So a busy CPU whose queue holds
+ * threads that could move kicks one idle CPU with a reschedule IPI, as
+ * Linux's nohz_balancer_kick() does; its idle loop then pulls from
+ * whichever CPU is busiest. The kicker's tick decides how often
+ * (sched_tick()). Hints only: a CPU that halts just after the scan is
+ * kicked at the next one.
+ */
+void sched_kick_idle_cpu(unsigned int cpu)
+{
+	unsigned int i, c;
+
+	for (i = 1; i < nr_cpus; i++) {
+		c = (cpu + i) % nr_cpus;
+		if (READ_ONCE(run_queues[c].idle_waiting) &&
+		    !READ_ONCE(run_queues[c].going_down)) {
+			resched_cpu(c);
+			return;
+		}
+	}
+}
+
 /* Every CPU whose queue's head beats this CPU is tried, not only the
  * best: the head may be pinned there, or about to run, while another
  * CPU's queue has one that waits. */

@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "sched.h"
 #include "smp_call.h"
+#include "tick.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
 #include "kernel/ksyms.h"
@@ -336,7 +337,10 @@ void sched_reschedule_ipi(void)
 }
 
 /* Each tick: account, end a normal thread's slice (a real-time thread
- * has none), pull a waiting real-time thread, balance now and then. */
+ * has none), pull a waiting real-time thread, balance now and then, and
+ * with idle ticks stopped, kick an idle CPU to take threads waiting here:
+ * at once for a real-time one (it waits at most a tick, as when idle
+ * CPUs ticked), at the balancing interval for normal ones. */
 void sched_tick(void)
 {
 	unsigned int cpu = this_cpu_id();
@@ -365,6 +369,11 @@ void sched_tick(void)
 		if (sched_balance(cpu, false))
 			set_need_resched(cpu);
 	}
+	if (nohz_enabled && rq->current != rq->idle &&
+	    READ_ONCE(rq->nr_movable) &&
+	    (READ_ONCE(rq->top_queued_prio) != SCHED_PRIO_NORMAL ||
+	     rq->ticks_since_balance == 0))
+		sched_kick_idle_cpu(cpu);
 }
 
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *out)

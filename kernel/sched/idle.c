@@ -5,6 +5,7 @@
  * order of tests and halts matters to RCU as much as to the scheduler.
  */
 #include "internal.h"
+#include "tick.h"
 #include "kernel/hotplug.h"
 #include "kernel/init.h"
 #include "kernel/mm/kmalloc.h"
@@ -28,36 +29,54 @@ static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
 	table_add(t);
 }
 
+/* Halt until an interrupt: the tick stopped if it may be (tick.c), in
+ * RCU's extended quiescent state, and marked as a CPU a busy one may
+ * kick to pull its waiting threads (sched_kick_idle_cpu()). Interrupts
+ * off on entry and on return. */
+static void idle_wait(struct run_queue *rq, struct percpu *pc)
+{
+	u64 start = clock_ns();
+
+	tick_idle_stop();
+	WRITE_ONCE(rq->idle_waiting, true);
+	rcu_idle_enter();
+	arch_idle_wait();	/* sti; hlt */
+	arch_irq_disable();
+	rcu_idle_exit();
+	WRITE_ONCE(rq->idle_waiting, false);
+	pc->idle_ns += clock_ns() - start;
+}
+
 /*
  * The idle loop: look for work (local, then stolen), else halt with
  * interrupts enabled. The test and the halt happen with interrupts off
  * until `sti; hlt`, so a wake-up IPI arriving in between is not missed:
- * it ends the hlt.
+ * it ends the hlt. A stopped tick restarts, interrupts still off, before
+ * the loop leaves for a thread: no thread runs without its tick.
  */
 __noreturn void cpu_idle_loop(void)
 {
 	unsigned int cpu = this_cpu_id();
 	struct run_queue *rq = &run_queues[cpu];
 	struct percpu *pc = cpu_area(cpu);
+	bool work;
 
 	for (;;) {
 		arch_irq_disable();
 		/* Told to go down, and no per-CPU thread left to run. */
 		if (unlikely(READ_ONCE(rq->going_down)) &&
-		    sched_cpu_may_park(rq))
+		    sched_cpu_may_park(rq)) {
+			tick_idle_restart();	/* counts what it skipped */
 			cpu_die_here();
-		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
-		    !sched_pull_rt(cpu) && !sched_balance(cpu, true)) {
-			u64 start = clock_ns();
-
-			rcu_idle_enter();
-			arch_idle_wait();	/* sti; hlt */
-			arch_irq_disable();
-			rcu_idle_exit();
-			pc->idle_ns += clock_ns() - start;
 		}
+		if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched) &&
+		    !sched_pull_rt(cpu) && !sched_balance(cpu, true))
+			idle_wait(rq, pc);
+		work = READ_ONCE(rq->nr_queued) || READ_ONCE(pc->need_resched);
+		if (work)
+			tick_idle_restart();
 		arch_irq_enable();
-		if (READ_ONCE(rq->nr_queued) || READ_ONCE(pc->need_resched))
+		if (work)
 			schedule();
 	}
 }

@@ -40,6 +40,9 @@ struct run_queue {
 	 * pick only per-CPU threads, then go down from the idle loop. */
 	bool going_down;
 	unsigned int ticks_since_balance;
+	/* Halted in the idle loop (WRITE_ONCE by this CPU), read as a hint
+	 * by busy CPUs choosing one to kick (READ_ONCE). */
+	bool idle_waiting;
 } __aligned(CACHE_LINE);
 
 extern struct run_queue run_queues[MAX_CPUS];
@@ -74,5 +77,7 @@ bool sched_balance(unsigned int cpu, bool idle);
 /* Pull a real-time thread that waits elsewhere and would run at once
  * here; interrupts must be off. */
 bool sched_pull_rt(unsigned int cpu);
+/* From a busy CPU's tick: wake an idle one to pull from the busy ones. */
+void sched_kick_idle_cpu(unsigned int cpu);
 
 #endif

@@ -1,8 +1,8 @@
 /* Per-CPU timer lists, sorted by expiry, and sleep_ms() built on them. */
 #include "timer.h"
+#include "internal.h"
 #include "sched.h"
 #include "spinlock.h"
-#include "kernel/entry.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -105,6 +105,21 @@ void timer_rearm(struct timer *t, u64 expires_ns)
 	bases[t->cpu].rearm_running = true;
 }
 
+/* The expiry of this CPU's first timer, U64_MAX if it has none: what a
+ * CPU stopping its tick must still wake for. Interrupts off. */
+u64 timer_next_expiry(void)
+{
+	struct timer_base *b = &bases[this_cpu_id()];
+	u64 next = U64_MAX;
+
+	raw_spin_lock(&b->lock);
+	if (!list_empty(&b->pending))
+		next = list_first_entry(&b->pending, struct timer,
+					link)->expires_ns;
+	raw_spin_unlock(&b->lock);
+	return next;
+}
+
 /* From the tick, interrupts off. A callback that rearms goes back on the
  * list once it returns; one whose new expiry has already passed runs
  * again at the next tick, not in this loop. */
@@ -191,7 +206,8 @@ void sleep_ms(u64 ms)
 /* For a CPU going offline, from its idle thread with interrupts off:
  * every pending timer moves to cpu `to`, keeping its expiry. Both bases
  * are locked, lower CPU first, so timer_cancel() finds each timer where
- * it is. */
+ * it is. `to` may be idle with its tick stopped and its clock event set
+ * for its own timers only, so it is nudged to look again. */
 void timer_migrate_away(unsigned int cpu, unsigned int to)
 {
 	struct timer_base *from = &bases[cpu], *dest = &bases[to];
@@ -207,18 +223,15 @@ void timer_migrate_away(unsigned int cpu, unsigned int to)
 	}
 	raw_spin_unlock(&dest->lock);
 	raw_spin_unlock(&from->lock);
+	resched_cpu(to);
 }
 
-/* The tick: every timer interrupt of every CPU. cpu0 keeps jiffies; each
- * CPU runs its expired timers, then lets the scheduler end a slice and
- * RCU look at its grace periods and callbacks. */
+/* The tick's work, from every timer interrupt of every CPU
+ * (tick_interrupt()): run the expired timers, then let the scheduler end
+ * a slice and RCU look at its grace periods and callbacks. */
 void timer_tick(void)
 {
-	struct percpu *cpu = this_cpu();
-
-	cpu->ticks++;
-	if (cpu->cpu == 0)
-		jiffies++;
+	this_cpu()->ticks++;
 	timer_run_expired();
 	sched_tick();
 	rcu_tick();

@@ -1,6 +1,8 @@
 /*
- * Timers: a function called from the tick of the CPU the timer was added
- * on, once the clock passes its expiry. Resolution is one tick. The
+ * Timers: a function called from the timer interrupt of the CPU the timer
+ * was added on, once the clock passes its expiry. Resolution is one tick
+ * while that CPU ticks; an idle CPU with its tick stopped programs its
+ * clock event for its first timer (tick.c). The
  * function runs with interrupts off and that CPU's timer lock held, so
  * it must be short (waking a thread is the usual job).
  */
@@ -22,6 +24,9 @@ struct timer {
 void timer_init_cpus(void);
 void timer_add(struct timer *t, u64 expires_ns);
 void timer_run_expired(void);
+u64 timer_next_expiry(void);
+/* The tick's work: timers, then the scheduler's and RCU's. */
+void timer_tick(void);
 /* Take t off its list unless it fired already; true if it was pending.
  * After it returns, t's function is not running and will not run. */
 bool timer_cancel(struct timer *t);

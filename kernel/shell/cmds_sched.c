@@ -6,6 +6,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/tick.h"
 #include "kernel/time.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -20,29 +21,36 @@ static void cmd_cpus(int argc, char **argv)
 
 	if (!shell_max_args(argc, argv, 0))
 		return;
-	console_printf("%u of %u CPUs online\n", READ_ONCE(nr_cpus_online),
-		       nr_cpus);
-	console_printf("cpu  apic  state         ticks   idle    switches  "
-		       "queued  migrated in\n");
+	console_printf("%u of %u CPUs online; tick %s\n",
+		       READ_ONCE(nr_cpus_online), nr_cpus,
+		       nohz_enabled ? "stopped in idle (nohz=on)" :
+				      "periodic (nohz=off)");
+	console_printf("cpu  apic  state       ticks taken     skipped  "
+		       "idle    switches  queued  migrated in\n");
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct percpu *pc = cpu_area(cpu);
 		struct sched_cpu_stats s;
+		struct tick_cpu_stats t;
 		u64 idle_permille;
 
 		sched_cpu_stats(cpu, &s);
+		tick_cpu_stats(cpu, &t);
 		idle_permille = now ? MIN(s.idle_ns, now) * 1000 / now : 0;
-		console_printf("%3u  %4u  %-7s  %10llu  %3llu.%llu%%  %10llu  "
-			       "%6llu  %11llu\n", cpu, arch_cpu_hw_id(cpu),
+		console_printf("%3u  %4u  %-8s %c %10llu  %10llu  %3llu.%llu%%  "
+			       "%10llu  %6llu  %11llu\n", cpu,
+			       arch_cpu_hw_id(cpu),
 			       READ_ONCE(pc->online) ? "online" : "offline",
-			       READ_ONCE(pc->ticks), idle_permille / 10,
-			       idle_permille % 10, s.switches, s.nr_queued,
-			       s.migrations_in);
+			       t.stopped ? '-' : ' ', t.taken, t.skipped,
+			       idle_permille / 10, idle_permille % 10,
+			       s.switches, s.nr_queued, s.migrations_in);
 	}
-	console_printf("(idle: share of the time since boot spent idle)\n");
+	console_printf("(-: tick stopped now; skipped: ticks a periodic tick "
+		       "would have taken; idle: share of the time since boot "
+		       "spent idle)\n");
 }
 SHELL_COMMAND("cpus", "cpus",
-	      "every CPU: APIC id, online or offline, ticks, idle share, "
-	      "context switches",
+	      "every CPU: APIC id, online or offline, ticks taken and "
+	      "skipped, idle share, context switches",
 	      cmd_cpus);
 
 /* cpu N off|on: CPU hotplug, with one line for each way it can go wrong. */

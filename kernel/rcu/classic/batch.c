@@ -264,6 +264,16 @@ static void classic_tick(void)
 	classic_check_stall();
 }
 
+/* An idle CPU reports through its own tick (above), so it keeps it, as
+ * every CPU did before Linux 2.6.21 stopped idle ticks. (2.6.21's classic
+ * RCU left CPUs whose tick had stopped out of each new batch through
+ * nohz_cpu_mask, which raced with a CPU waking into a reader as the
+ * batch began; not copied here.) */
+static u64 classic_needs_cpu(void)
+{
+	return 0;
+}
+
 /* schedule() on this CPU, interrupts off: 2.6.0's RCU_qsctr(cpu)++. */
 static void classic_note_context_switch(void)
 {
@@ -386,6 +396,7 @@ const struct rcu_engine rcu_classic_engine = {
 	.irq_enter = classic_irq_hook,
 	.irq_exit = classic_irq_hook,
 	.tick = classic_tick,
+	.needs_cpu = classic_needs_cpu,
 	.cpu_dying = classic_cpu_dying,
 	.cpu_dead = classic_cpu_dead,
 	.cpu_starting = classic_cpu_starting,

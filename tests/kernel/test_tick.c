@@ -1,0 +1,224 @@
+/*
+ * The tick stopped in idle (kernel/sched/tick.c). An idle CPU must stop
+ * ticking and still wake for what it owes: its timers, the callbacks it
+ * holds for RCU, and threads a busy CPU cannot run. Each test judges what
+ * happened, never how fast: a starved vCPU only takes fewer ticks.
+ */
+#include "kernel/percpu.h"
+#include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/completion.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/tick.h"
+#include "kernel/sched/timer.h"
+#include "kernel/test/ktest.h"
+#include "kernel/time.h"
+
+#define SLEEP_NS		NSEC_PER_SEC
+#define SLEEP_ROUNDS		5
+/* Ticks an idle CPU may take over a one-second sleep: its timer's, and
+ * a few for whatever else it held; a periodic tick takes about 1000. */
+#define IDLE_TICKS_MAX		20
+#define SAMPLE_MS		5
+#define CALLBACK_ROUNDS		3
+
+struct sleep_round {
+	struct timer timer;
+	struct completion fired;
+	u64 expires_ns, fired_ns, ticks_before, ticks_after;
+	bool seen_stopped;	/* the sampler saw the tick stopped for it */
+};
+
+static struct sleep_round rounds[SLEEP_ROUNDS];
+static unsigned int rounds_started;
+
+static void round_fired(void *arg)
+{
+	struct sleep_round *r = arg;
+
+	r->fired_ns = clock_ns();
+	complete(&r->fired);
+}
+
+/* On the CPU under test: each round, one timer a second ahead and
+ * nothing else to do until it fires. */
+static void sleep_rounds(void *unused)
+{
+	unsigned int i;
+
+	(void)unused;
+	for (i = 0; i < SLEEP_ROUNDS; i++) {
+		struct sleep_round *r = &rounds[i];
+
+		init_completion(&r->fired);
+		r->timer.fn = round_fired;
+		r->timer.arg = r;
+		r->ticks_before = READ_ONCE(this_cpu()->ticks);
+		r->expires_ns = clock_ns() + SLEEP_NS;
+		/* Release: the round's fields before the sampler sees it
+		 * begin; pairs with the acquire in the sampler. */
+		smp_store_release(&rounds_started, i + 1);
+		timer_add(&r->timer, r->expires_ns);
+		wait_for_completion(&r->fired);
+		r->ticks_after = READ_ONCE(this_cpu()->ticks);
+	}
+}
+
+/*
+ * While a thread on the last CPU sleeps on its timer, cpu0 samples that
+ * CPU's tick: it must be seen stopped with its clock event set for the
+ * timer's very expiry. A sampler the host starves may miss a round, so
+ * each round is sampled until it fires, and one round seen is enough;
+ * a round seen must also have taken few ticks. No round may fire early.
+ */
+KTEST_ON_CPU(tick, idle_cpu_stops_its_tick_until_its_timer, 0)
+{
+	unsigned int cpu = nr_cpus_online - 1, i, seen = 0;
+	struct tick_cpu_stats s;
+	struct thread *th;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU to idle");
+	if (!nohz_enabled)
+		KTEST_SKIP("nohz=off: every CPU ticks");
+	rounds_started = 0;
+	th = thread_create_on(sleep_rounds, NULL, "tick_sleeper", cpu);
+	KASSERT_TRUE(th != NULL);
+	for (i = 0; i < SLEEP_ROUNDS; i++) {
+		struct sleep_round *r = &rounds[i];
+
+		while (smp_load_acquire(&rounds_started) <= i)
+			sleep_ms(1);
+		while (!READ_ONCE(r->fired.done) && !r->seen_stopped) {
+			tick_cpu_stats(cpu, &s);
+			if (s.stopped && s.programmed_ns == r->expires_ns)
+				r->seen_stopped = true;
+			sleep_ms(SAMPLE_MS);
+		}
+	}
+	thread_join(th);
+	for (i = 0; i < SLEEP_ROUNDS; i++) {
+		struct sleep_round *r = &rounds[i];
+
+		KEXPECT_GE(r->fired_ns, r->expires_ns);
+		if (!r->seen_stopped)
+			continue;
+		seen++;
+		KEXPECT_LE(r->ticks_after - r->ticks_before,
+			   (u64)IDLE_TICKS_MAX);
+	}
+	KEXPECT_GT(seen, 0u);
+}
+
+struct callback_round {
+	struct rcu_head head;
+	struct completion invoked;
+};
+
+static void callback_invoked(struct rcu_head *head)
+{
+	complete(&container_of(head, struct callback_round, head)->invoked);
+}
+
+/* On the CPU under test: queue a callback, then idle until it runs. Only
+ * this CPU's tick advances its callbacks; if the CPU slept without a
+ * wake-up for them, this waits for ever (the test's watchdog ends it). */
+static void queue_then_idle(void *unused)
+{
+	struct callback_round r;
+	unsigned int i;
+
+	(void)unused;
+	for (i = 0; i < CALLBACK_ROUNDS; i++) {
+		init_completion(&r.invoked);
+		call_rcu(&r.head, callback_invoked);
+		wait_for_completion(&r.invoked);
+	}
+}
+
+KTEST_ON_CPU(tick, callbacks_of_an_idle_cpu_are_invoked, 0)
+{
+	struct thread *th;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU to idle");
+	th = thread_create_on(queue_then_idle, NULL, "tick_cbs",
+			      nr_cpus_online - 1);
+	KASSERT_TRUE(th != NULL);
+	thread_join(th);
+}
+
+/*
+ * Balancing with idle CPUs that do not tick: a thread woken behind a
+ * busy one on cpu1, allowed on cpu2 too, must get to cpu2, which idles
+ * with its tick stopped. Nothing on cpu1 pushes, so only a kick from
+ * cpu1 (sched_kick_idle_cpu()), or cpu2's own tick, can bring it there;
+ * without either it waits for ever.
+ */
+static bool spin_stop, spin1_running, spin2_running, spin2_release;
+static bool mover_waiting;
+static struct completion mover_go;
+static unsigned int mover_first_cpu;
+
+static void spin_on_cpu1(void *unused)
+{
+	(void)unused;
+	WRITE_ONCE(spin1_running, true);
+	while (!READ_ONCE(spin_stop))
+		arch_cpu_relax();
+}
+
+static void spin_on_cpu2(void *unused)
+{
+	(void)unused;
+	WRITE_ONCE(spin2_running, true);
+	while (!READ_ONCE(spin2_release))
+		arch_cpu_relax();
+}
+
+static void mover(void *unused)
+{
+	(void)unused;
+	WRITE_ONCE(mover_first_cpu, this_cpu_id());
+	WRITE_ONCE(mover_waiting, true);
+	wait_for_completion(&mover_go);
+	while (this_cpu_id() != 2)
+		yield();
+}
+
+KTEST_ON_CPU(tick, thread_behind_a_busy_cpu_reaches_an_idle_one, 0)
+{
+	struct cpumask one_two;
+	struct thread *s1, *s2, *m;
+	struct tick_cpu_stats s;
+
+	if (nr_cpus_online < 3)
+		KTEST_SKIP("needs cpu1 busy and cpu2 idle");
+	spin_stop = spin1_running = spin2_running = spin2_release = false;
+	mover_waiting = false;
+	init_completion(&mover_go);
+	s1 = thread_create_on(spin_on_cpu1, NULL, "tick_spin1", 1);
+	s2 = thread_create_on(spin_on_cpu2, NULL, "tick_spin2", 2);
+	KASSERT_TRUE(s1 && s2);
+	while (!READ_ONCE(spin1_running) || !READ_ONCE(spin2_running))
+		sleep_ms(1);
+	/* Equal loads: the new thread starts on the lower CPU, cpu1. */
+	cpumask_clear(&one_two);
+	cpumask_set(&one_two, 1);
+	cpumask_set(&one_two, 2);
+	m = thread_create_mask(mover, NULL, "tick_mover", &one_two);
+	KASSERT_TRUE(m != NULL);
+	while (!READ_ONCE(mover_waiting))
+		sleep_ms(1);
+	WRITE_ONCE(spin2_release, true);
+	thread_join(s2);
+	/* cpu2 idle, its tick stopped, before the mover wakes on cpu1. */
+	do {
+		sleep_ms(1);
+		tick_cpu_stats(2, &s);
+	} while (nohz_enabled && !s.stopped);
+	complete(&mover_go);
+	thread_join(m);
+	WRITE_ONCE(spin_stop, true);
+	thread_join(s1);
+	KEXPECT_EQ(mover_first_cpu, 1u);
+}
