@@ -16,6 +16,7 @@
 #include "kernel/race.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/tick.h"
 #include "kernel/test/ktest.h"
 #include "lib/atomic.h"
 
@@ -77,8 +78,20 @@ static void kfree_rcu_objs(void)
 		kfree_rcu(objs[i], rcu);
 }
 
-/* One round: every online CPU takes a tick, then a grace period ends.
- * A vCPU the host does not run holds the round up; it never fails it. */
+/* Whether cpu has ticked since `seen`, or idles with its tick stopped:
+ * then it has nothing for its tick to queue (a CPU with an open block
+ * keeps a wake-up, rcu_needs_cpu()). */
+static bool ticked_or_stopped(unsigned int cpu, u64 seen)
+{
+	struct tick_cpu_stats s;
+
+	tick_cpu_stats(cpu, &s);
+	return s.taken != seen || s.stopped;
+}
+
+/* One round: every online CPU takes a tick (or has stopped its tick),
+ * then a grace period ends. A vCPU the host does not run holds the round
+ * up; it never fails it. */
 static void tick_everywhere_then_gp(void)
 {
 	u64 seen[MAX_CPUS];
@@ -89,7 +102,7 @@ static void tick_everywhere_then_gp(void)
 	for_each_online_cpu(cpu)
 		seen[cpu] = READ_ONCE(cpu_area(cpu)->ticks);
 	for_each_online_cpu(cpu)
-		while (READ_ONCE(cpu_area(cpu)->ticks) == seen[cpu])
+		while (!ticked_or_stopped(cpu, seen[cpu]))
 			yield();
 	synchronize_rcu();
 }
