@@ -43,6 +43,11 @@ struct tick_cpu {
 	bool stopped;		/* in idle, tick off */
 	u64 next_tick_ns;	/* while ticking: when the next tick is due */
 	u64 programmed_ns;	/* the clock event's moment; 0 = none */
+	/* While stopped: when RCU's work is next due, set once after each
+	 * timer interrupt (which runs it) and kept across other wake-ups,
+	 * so that IPIs coming faster than RCU's limit cannot keep pushing
+	 * it back. 0 = none set. */
+	u64 rcu_wake_ns;
 	u64 stopped_at_ns;
 	u64 ticks_at_stop;	/* percpu->ticks when it stopped */
 	u64 skipped;		/* ticks not taken while stopped */
@@ -102,8 +107,11 @@ void tick_start_cpu(void)
  * tick_interrupt - the timer interrupt of every CPU
  *
  * A ticking CPU first sets its next tick, so that a handler that runs
- * long cannot lose it; a stopped one leaves that to its idle loop, which
- * runs next. Then the tick's work (timer_tick()): timers, scheduler, RCU.
+ * long cannot lose it. On a stopped one the event is spent: its idle
+ * loop, which runs next, programs the next one, even for the same
+ * moment (the one-shot count is rounded, so it may fire a little before
+ * the timer it was set for is due). Then the tick's work (timer_tick()):
+ * timers, scheduler, RCU.
  */
 void tick_interrupt(void)
 {
@@ -113,19 +121,26 @@ void tick_interrupt(void)
 		tc->next_tick_ns = next_on_grid(tc->next_tick_ns +
 						tick_period_ns(), clock_ns());
 		program(tc, tc->next_tick_ns);
+	} else if (nohz_enabled) {
+		WRITE_ONCE(tc->programmed_ns, 0);
+		tc->rcu_wake_ns = 0;	/* timer_tick() runs RCU's work */
 	}
 	timer_tick();
 }
 
-/* The soonest this idle CPU must wake: its first timer, or when RCU
- * says; U64_MAX for never. */
-static u64 next_event_ns(u64 now, u64 rcu_sleep_ns)
+/* The soonest this idle CPU must wake: its first timer, or RCU's next
+ * tick, rcu_sleep_ns after the last one; U64_MAX for never. */
+static u64 next_event_ns(struct tick_cpu *tc, u64 now, u64 rcu_sleep_ns)
 {
 	u64 next = timer_next_expiry();
 
-	if (rcu_sleep_ns != U64_MAX && now + rcu_sleep_ns < next)
-		next = now + rcu_sleep_ns;
-	return next;
+	if (rcu_sleep_ns == U64_MAX) {
+		tc->rcu_wake_ns = 0;
+		return next;
+	}
+	if (!tc->rcu_wake_ns)
+		tc->rcu_wake_ns = now + rcu_sleep_ns;
+	return MIN(next, tc->rcu_wake_ns);
 }
 
 /**
@@ -149,7 +164,7 @@ void tick_idle_stop(void)
 		return;
 	}
 	now = clock_ns();
-	next = next_event_ns(now, rcu_sleep_ns);
+	next = next_event_ns(tc, now, rcu_sleep_ns);
 	/* Due before the tick that comes anyway: the tick serves it. */
 	if (!tc->stopped && next <= tc->next_tick_ns)
 		return;
@@ -186,6 +201,7 @@ void tick_idle_restart(void)
 	if (would_have > taken)
 		WRITE_ONCE(tc->skipped, tc->skipped + would_have - taken);
 	WRITE_ONCE(tc->stopped, false);
+	tc->rcu_wake_ns = 0;
 	tc->next_tick_ns = now + tick_period_ns();
 	program(tc, tc->next_tick_ns);
 }

@@ -8,6 +8,7 @@
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/smp_call.h"
 #include "kernel/sched/tick.h"
 #include "kernel/sched/timer.h"
 #include "kernel/test/ktest.h"
@@ -114,6 +115,13 @@ struct callback_round {
 	struct completion invoked;
 };
 
+static bool callback_rounds_done;
+
+static void call_nothing(void *unused)
+{
+	(void)unused;
+}
+
 static void callback_invoked(struct rcu_head *head)
 {
 	complete(&container_of(head, struct callback_round, head)->invoked);
@@ -133,18 +141,38 @@ static void queue_then_idle(void *unused)
 		call_rcu(&r.head, callback_invoked);
 		wait_for_completion(&r.invoked);
 	}
+	WRITE_ONCE(callback_rounds_done, true);
+}
+
+static void run_callback_rounds(bool with_ipis)
+{
+	struct thread *th;
+
+	WRITE_ONCE(callback_rounds_done, false);
+	th = thread_create_on(queue_then_idle, NULL, "tick_cbs",
+			      nr_cpus_online - 1);
+	if (!th)
+		return;
+	/* Cross-CPU calls wake the idle CPU again and again, never through
+	 * its timer: RCU's wake-up must still come, not be pushed back by
+	 * each of them. */
+	while (with_ipis && !READ_ONCE(callback_rounds_done))
+		smp_call_function_all(call_nothing, NULL);
+	thread_join(th);
 }
 
 KTEST_ON_CPU(tick, callbacks_of_an_idle_cpu_are_invoked, 0)
 {
-	struct thread *th;
-
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to idle");
-	th = thread_create_on(queue_then_idle, NULL, "tick_cbs",
-			      nr_cpus_online - 1);
-	KASSERT_TRUE(th != NULL);
-	thread_join(th);
+	run_callback_rounds(false);
+}
+
+KTEST_ON_CPU(tick, callbacks_of_an_idle_cpu_run_while_ipis_wake_it, 0)
+{
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU to idle");
+	run_callback_rounds(true);
 }
 
 /*
