@@ -26,6 +26,9 @@
 #   make bench-engines the tree and classic grace-period engines side by
 #                   side at ENGINE_SMP CPUs: build/bench-engines/
 #                   results.json, table.md and one SVG plot per figure
+#   make bench-idle what an idle kernel at its shell prompt costs the host
+#                   (QEMU's CPU time) at IDLE_SMP CPUs, nohz on and off:
+#                   build/idle-cost.json
 #   make gdb        boot QEMU stopped, with gdb attached; QEMU ends with
 #                   gdb; the console is on localhost:GDB_CONSOLE_PORT
 #   make deps       install the Debian packages the others need (make run
@@ -37,7 +40,8 @@
 # in the kernel), KASAN (1 with DEBUG=1: the address sanitizer; KASAN=0
 # leaves it out), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
 # SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
-# BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), MUTANTS (make mutants), GDB_CONSOLE_PORT.
+# BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), IDLE_SMP and
+# IDLE_SECS (make bench-idle), MUTANTS (make mutants), GDB_CONSOLE_PORT.
 
 ARCH		:= x86_64
 CROSS_COMPILE	?=
@@ -70,6 +74,8 @@ STRESS_TIMEOUT_SCALE ?= 4
 RUN_MIN_MEM_MIB	:= 64
 BENCH_SMP	?= 1 2 4
 ENGINE_SMP	?= 1 2 4 8 16 32 64
+IDLE_SMP	?= 2,8,64,255
+IDLE_SECS	?= 30
 ENGINES		:= tree classic
 TRACE_SECS	?= 3
 GDB_CONSOLE_PORT ?= 4555
@@ -169,7 +175,7 @@ else
 Q := @
 endif
 
-.PHONY: all run test gdb deps check host-test boot-test preempt-test preempt-kernel \
+.PHONY: all run test bench-idle gdb deps check host-test boot-test preempt-test preempt-kernel \
 	models-and-kernels clean torture bench bench-engines \
 	bench-smoke model perf-test mutants stress-test run-settings-test \
 	trace trace-test harness-test gdb-test help run-deps gdb-deps FORCE
@@ -448,6 +454,12 @@ bench: deps
 # The two grace-period engines side by side: the non-debug kernel (make
 # bench's) booted with each engine at each CPU count, one log a boot.
 # 1G and a long timeout because -smp 64 under TCG needs both.
+# QEMU's own CPU time over IDLE_SECS of an idle kernel at its prompt, at
+# each of IDLE_SMP CPUs, with the tick stopped in idle and with nohz=off.
+bench-idle: deps $(KERNEL)
+	$(Q)tests/bench/idle-cost --smp $(IDLE_SMP) --secs $(IDLE_SECS) \
+		--out $(BUILD)/idle-cost.json
+
 bench-engines: deps
 	$(Q)$(MAKE) --no-print-directory RCU=nopreempt \
 		BUILD=$(BENCH_BUILD_NOPREEMPT) DEBUG=0 \
