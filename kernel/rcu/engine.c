@@ -216,6 +216,7 @@ void rcu_get_stats(struct rcu_stats *s)
 	s->kthread_prio = rcu_kthread_priority();
 	s->stall_cpus_in_full = READ_ONCE(rcu_stall_full_reported);
 	s->stall_cpus_summarised = READ_ONCE(rcu_stall_rest_reported);
+	s->stalls_starved = 0;		/* an engine that can tell sets it */
 	rcu_engine->get_stats(s);
 }
 

@@ -122,6 +122,7 @@ struct rcu_state {
 	u64 gps_completed;
 	u64 gp_seq_writes;		/* the GP thread's: starts and ends */
 	u64 stalls;
+	u64 stalls_starved;		/* every holdout starved by the host */
 	u64 latency_ns[RCU_LATENCY_RING];
 	unsigned int latency_next;	/* published with release */
 };

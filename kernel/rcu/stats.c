@@ -56,6 +56,7 @@ void rcu_tree_get_stats(struct rcu_stats *s)
 	s->gps_completed = READ_ONCE(rcu_state.gps_completed);
 	s->exp_completed = READ_ONCE(rcu_exp_completed);
 	s->stalls = READ_ONCE(rcu_state.stalls);
+	s->stalls_starved = READ_ONCE(rcu_state.stalls_starved);
 	s->exp_stalls = READ_ONCE(rcu_exp_stalls);
 	s->readers_blocked = rcu_preempt_blocked_count();
 	s->readers_boosted = rcu_preempt_boost_count();

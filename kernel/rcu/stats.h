@@ -10,6 +10,9 @@ struct rcu_stats {
 	u64 gps_completed;
 	u64 exp_completed;
 	u64 stalls;
+	/* Of stalls, those in which the host had starved every holdout
+	 * (the tree engine's verdict): not a kernel bug. */
+	u64 stalls_starved;
 	u64 exp_stalls;			/* expedited stall warnings */
 	/* Holdouts the normal stall warnings printed in full, and named
 	 * only in a summary line (engine.h: RCU_STALL_CPUS_IN_FULL). */
