@@ -211,6 +211,37 @@ KTEST_TIMEOUT(kfree_rcu, block_of_a_cpu_going_offline_is_freed, 120000)
 			return;
 }
 
+/* On the CPU under test: open a block, then leave the CPU to idle. */
+static void kfree_rcu_then_idle(void *unused)
+{
+	(void)unused;
+	kfree_rcu_objs();
+}
+
+/*
+ * A CPU that opened a block and then idles, with no callbacks of its own,
+ * stops its tick: rcu_needs_cpu() must still wake it to queue the block
+ * (tick.c). Nothing else here wakes that CPU, and rcu_barrier() is not
+ * called (it would queue the block itself), so a block left behind stays
+ * allocated until the test's watchdog ends it. Polled by the clock, not
+ * in rounds: the wake-up it waits for comes by time, not by events.
+ */
+KTEST_ON_CPU(kfree_rcu, block_of_a_cpu_that_idles_is_freed, 0)
+{
+	u64 before = big_objects_in_use();
+	struct thread *th;
+
+	if (nr_cpus_online < 2)
+		KTEST_SKIP("needs a second CPU to idle");
+	KASSERT_TRUE(alloc_objs());
+	th = thread_create_on(kfree_rcu_then_idle, NULL, "kfree_idler",
+			      nr_cpus_online - 1);
+	KASSERT_TRUE(th != NULL);
+	thread_join(th);
+	while (big_objects_in_use() > before)
+		sleep_ms(1);
+}
+
 /* rcu_barrier() queues its own CPU's open block, in thread context: a
  * tick that queued the same block meanwhile would free it twice (the
  * debug build reports the rcu_head queued again). With race.windows=,

@@ -4,6 +4,7 @@
  * holds for RCU, and threads a busy CPU cannot run. Each test judges what
  * happened, never how fast: a starved vCPU only takes fewer ticks.
  */
+#include "kernel/hotplug.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/completion.h"
@@ -249,4 +250,69 @@ KTEST_ON_CPU(tick, thread_behind_a_busy_cpu_reaches_an_idle_one, 0)
 	WRITE_ONCE(spin_stop, true);
 	thread_join(s1);
 	KEXPECT_EQ(mover_first_cpu, 1u);
+}
+
+/*
+ * A CPU going offline hands its timers to cpu0 (timer_migrate_away()).
+ * cpu0 idles here, its tick stopped and its clock event set for its own
+ * timers: it must be told to look again, or a thread sleeping on a timer
+ * that moved sleeps until something else wakes cpu0. The test's own
+ * thread waits on cpu0 without a timer; a controller on the last CPU
+ * takes cpu1 down under a sleeper.
+ */
+#define MIGRATE_ROUNDS	3
+#define SLEEPER_MS	50
+
+static bool sleeper_asleep;
+
+static void sleep_on_cpu1(void *unused)
+{
+	(void)unused;
+	WRITE_ONCE(sleeper_asleep, true);
+	sleep_ms(SLEEPER_MS);
+}
+
+static void take_cpu1_down_under_sleepers(void *arg)
+{
+	unsigned int *failures = arg, round;
+	struct cpumask one_and_me;
+	struct tick_cpu_stats s;
+
+	cpumask_clear(&one_and_me);
+	cpumask_set(&one_and_me, 1);
+	cpumask_set(&one_and_me, this_cpu_id());
+	for (round = 0; round < MIGRATE_ROUNDS; round++) {
+		struct thread *sleeper;
+
+		WRITE_ONCE(sleeper_asleep, false);
+		/* cpu1 idles, this CPU runs us: it starts on cpu1. */
+		sleeper = thread_create_mask(sleep_on_cpu1, NULL,
+					     "tick_sleeper1", &one_and_me);
+		if (!sleeper) {
+			(*failures)++;
+			return;
+		}
+		while (!READ_ONCE(sleeper_asleep))
+			arch_cpu_relax();
+		do
+			tick_cpu_stats(0, &s);
+		while (!s.stopped);
+		*failures += cpu_down(1) != 0;
+		thread_join(sleeper);
+		*failures += cpu_up(1) != 0;
+	}
+}
+
+KTEST_ON_CPU(tick, timers_moved_to_an_idle_cpu_fire, 0)
+{
+	unsigned int failures = 0;
+	struct thread *th;
+
+	if (nr_cpus_online < 3)
+		KTEST_SKIP("needs cpu1 to go down, and a third CPU to do it");
+	th = thread_create_on(take_cpu1_down_under_sleepers, &failures,
+			      "tick_migrator", nr_cpus_online - 1);
+	KASSERT_TRUE(th != NULL);
+	thread_join(th);
+	KEXPECT_EQ(failures, 0u);
 }
