@@ -294,9 +294,9 @@ static void take_cpu1_down_under_sleepers(void *arg)
 		}
 		while (!READ_ONCE(sleeper_asleep))
 			arch_cpu_relax();
-		do
+		do {
 			tick_cpu_stats(0, &s);
-		while (!s.stopped);
+		} while (!s.stopped);
 		*failures += cpu_down(1) != 0;
 		thread_join(sleeper);
 		*failures += cpu_up(1) != 0;
