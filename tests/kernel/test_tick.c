@@ -32,6 +32,7 @@ struct sleep_round {
 
 static struct sleep_round rounds[SLEEP_ROUNDS];
 static unsigned int rounds_started;
+static bool round_seen;		/* the sampler saw a round: enough */
 
 static void round_fired(void *arg)
 {
@@ -42,13 +43,14 @@ static void round_fired(void *arg)
 }
 
 /* On the CPU under test: each round, one timer a second ahead and
- * nothing else to do until it fires. */
+ * nothing else to do until it fires; more rounds only while the sampler
+ * has not yet caught one. */
 static void sleep_rounds(void *unused)
 {
 	unsigned int i;
 
 	(void)unused;
-	for (i = 0; i < SLEEP_ROUNDS; i++) {
+	for (i = 0; i < SLEEP_ROUNDS && !READ_ONCE(round_seen); i++) {
 		struct sleep_round *r = &rounds[i];
 
 		init_completion(&r->fired);
@@ -83,9 +85,10 @@ KTEST_ON_CPU(tick, idle_cpu_stops_its_tick_until_its_timer, 0)
 	if (!nohz_enabled)
 		KTEST_SKIP("nohz=off: every CPU ticks");
 	rounds_started = 0;
+	round_seen = false;
 	th = thread_create_on(sleep_rounds, NULL, "tick_sleeper", cpu);
 	KASSERT_TRUE(th != NULL);
-	for (i = 0; i < SLEEP_ROUNDS; i++) {
+	for (i = 0; i < SLEEP_ROUNDS && !round_seen; i++) {
 		struct sleep_round *r = &rounds[i];
 
 		while (smp_load_acquire(&rounds_started) <= i)
@@ -96,9 +99,11 @@ KTEST_ON_CPU(tick, idle_cpu_stops_its_tick_until_its_timer, 0)
 				r->seen_stopped = true;
 			sleep_ms(SAMPLE_MS);
 		}
+		/* Read by the sleeper before its next round. */
+		WRITE_ONCE(round_seen, r->seen_stopped);
 	}
 	thread_join(th);
-	for (i = 0; i < SLEEP_ROUNDS; i++) {
+	for (i = 0; i < READ_ONCE(rounds_started); i++) {
 		struct sleep_round *r = &rounds[i];
 
 		KEXPECT_GE(r->fired_ns, r->expires_ns);
@@ -294,9 +299,10 @@ static void take_cpu1_down_under_sleepers(void *arg)
 		}
 		while (!READ_ONCE(sleeper_asleep))
 			arch_cpu_relax();
+		/* With nohz=off cpu0 ticks: the timers still move and fire. */
 		do {
 			tick_cpu_stats(0, &s);
-		} while (!s.stopped);
+		} while (nohz_enabled && !s.stopped);
 		*failures += cpu_down(1) != 0;
 		thread_join(sleeper);
 		*failures += cpu_up(1) != 0;
