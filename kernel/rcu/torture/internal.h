@@ -17,7 +17,10 @@
 enum torture_gp { TGP_SYNC, TGP_EXP, TGP_POLL, TGP_ASYNC, TGP_BARRIER,
 		  TGP_COUNT };
 
-/* The pauses of the run (torture_monitor() alternates them). */
+/* The pauses of the run (torture_monitor() alternates them): every
+ * STUTTER_PERIOD_MS, a pause of STUTTER_PAUSE_MS. */
+#define STUTTER_PERIOD_MS	4000
+#define STUTTER_PAUSE_MS	1000
 enum torture_stutter {
 	STUTTER_NONE,
 	STUTTER_HOGS,	/* the hogs of CPUs 1 and up spin alone while CPU 0
@@ -104,11 +107,16 @@ void torture_read_section(struct prng *rng, unsigned int reader);
 int torture_setup(const struct torture_config *cfg);
 void torture_start_threads(thread_fn writer);
 void torture_fakewriter(void *arg);
-bool torture_monitor(const bool *stop);
+/* The timed part of the run: status lines, pauses, writer stalls. */
+void torture_monitor(const bool *stop);
 /* Block until the current pause ends (or the run stops). */
 void torture_sit_out_pause(void);
 void torture_stop_threads(void);
 unsigned long torture_errors(void);
+/* The names of the checks that failed, appended to buf ("a, b") for the
+ * verdict line; torture_name_failure() appends one more. */
+void torture_name_failures(char *buf, size_t size);
+void torture_name_failure(char *buf, size_t size, const char *name);
 void torture_print_stats(const char *tail);
 void torture_teardown(void);
 /* Read-side sections in timer callbacks on every CPU, and in IPI

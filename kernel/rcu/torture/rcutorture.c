@@ -359,13 +359,40 @@ static void print_totals(unsigned long gp_seq_start, u64 exp_start)
 	print_race_windows();
 }
 
+/* The last status line: SUCCESS, or FAILURE and the checks that failed
+ * (the counters', callbacks never invoked, RCU stall warnings, the
+ * forward-progress flood). */
+static bool print_verdict(bool lost, bool stalled, bool no_progress)
+{
+	char failed[160] = "";
+	char tail[192];
+
+	torture_name_failures(failed, sizeof(failed));
+	if (lost)
+		torture_name_failure(failed, sizeof(failed), "callbacks lost");
+	if (stalled)
+		torture_name_failure(failed, sizeof(failed),
+				     "RCU stall warnings");
+	if (no_progress)
+		torture_name_failure(failed, sizeof(failed),
+				     "forward progress");
+	if (!failed[0]) {
+		torture_print_stats("End of test: SUCCESS");
+		return true;
+	}
+	ksnprintf(tail, sizeof(tail), "End of test: FAILURE (failed: %s)",
+		  failed);
+	torture_print_stats(tail);
+	return false;
+}
+
 bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 {
 	unsigned long gp_seq_start;
 	struct rcu_stats start;
 	u64 exp_start;
+	bool ok, lost, stalled, no_progress = false;
 	u64 starved;
-	bool ok;
 
 	if (torture_setup(cfg) < 0)
 		return false;
@@ -378,9 +405,10 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_irq_readers_start();
 	torture_onoff_start();
 	torture_boost_start();
-	ok = torture_monitor(stop);
+	torture_monitor(stop);
 	torture_boost_stop();
-	if (counted_stalls(&start, &starved)) {
+	stalled = counted_stalls(&start, &starved) != 0;
+	if (stalled || torture.writer_stalls) {
 		no_new_stalls(&start);	/* says how many */
 		/* Grace periods have stopped: the writer, the hotplug thread
 		 * and rcu_barrier() would never return, so neither would a
@@ -388,20 +416,20 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 		pr_err("rcu-torture: ??? grace periods stalled: the test's "
 		       "threads are left running\n");
 		print_totals(gp_seq_start, exp_start);
-		torture_print_stats("End of test: FAILURE");
+		print_verdict(false, stalled, false);
 		return false;
 	}
 	torture_onoff_stop();
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
-	if (ok && cfg->forward_progress && !(stop && READ_ONCE(*stop)))
-		ok = rcu_torture_forward_progress();
+	if (torture_errors() == 0 && cfg->forward_progress &&
+	    !(stop && READ_ONCE(*stop)))
+		no_progress = !rcu_torture_forward_progress();
 	torture_irq_readers_stop();
 	torture_stop_threads();
-	ok &= torture_errors() == 0;
-	ok &= none_lost();
-	ok &= no_new_stalls(&start);
+	lost = !none_lost();
+	stalled = !no_new_stalls(&start);
 	print_totals(gp_seq_start, exp_start);
-	torture_print_stats(ok ? "End of test: SUCCESS" : "End of test: FAILURE");
+	ok = print_verdict(lost, stalled, no_progress);
 	torture_teardown();
 	return ok;
 }

@@ -1,5 +1,5 @@
 /*
- * rcutorture's readers, CPU hogs, thread management and status lines.
+ * rcutorture's readers, CPU hogs and thread management.
  */
 #include "internal.h"
 #include "kernel/mm/kmalloc.h"
@@ -9,9 +9,6 @@
 #include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/string.h"
-
-#define STUTTER_PERIOD_MS	4000
-#define STUTTER_PAUSE_MS	1000
 
 static const char *const gp_names[TGP_COUNT] = {
 	"sync", "exp", "poll", "async", "barrier",
@@ -286,138 +283,6 @@ void torture_start_threads(thread_fn writer)
 	for (i = 0; i < nr_cpus_online; i++)
 		spawn(hog_fn, online_cpu(i), "rcu_torture_hog",
 		      online_cpu(i));
-}
-
-unsigned long torture_errors(void)
-{
-	unsigned long bad = 0, i;
-
-	struct oracle_counts oc;
-
-	/* A pipe count of 1 already means a grace period begun after the
-	 * element's retirement ended under a reader that held it; a batch
-	 * of 1 is a grace period that began before the section and ended
-	 * in it, so only 2 fails (rcutorture.c explains both). */
-	for (i = 1; i <= TORTURE_PIPE_LEN; i++)
-		bad += READ_ONCE(torture.reader_pipe[i]);
-	for (i = 2; i <= TORTURE_PIPE_LEN; i++)
-		bad += READ_ONCE(torture.reader_batch[i]);
-	/* A CPU that would not go down or come back. */
-	bad += READ_ONCE(torture.onoff_failures);
-	oracle_get_counts(&oc);
-	return bad + READ_ONCE(torture.poison_seen) +
-	       READ_ONCE(torture.poll_early) + torture.writer_stalls +
-	       oc.violations + READ_ONCE(torture.boost_failures);
-}
-
-static void print_hist(const char *what, const unsigned long *h, bool bad)
-{
-	char line[256];
-	size_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i <= TORTURE_PIPE_LEN; i++)
-		n += ksnprintf(line + n, sizeof(line) - n, " %lu",
-			       READ_ONCE(h[i]));
-	pr_info("rcu-torture: %s%s: %s\n", bad ? "!!! " : "", what, line);
-}
-
-void torture_print_stats(const char *tail)
-{
-	bool bad = torture_errors() != 0;
-
-	pr_info("rcu-torture: rtc: %p ver: %lu tfle: %d rta: %lu rtaf: %lu "
-		"rtf: %lu rtmbe: %lu rtpoll: %lu rtbf: %lu rtb: %lu nt: %lu "
-		"onoff: %lu/%lu:%lu/%lu\n",
-		(void *)rcu_access_pointer(torture.current),
-		READ_ONCE(torture.version), torture.pool_empty ? 1 : 0,
-		READ_ONCE(torture.free_circulation[0]),
-		READ_ONCE(torture.pool_empty), READ_ONCE(torture.frees),
-		READ_ONCE(torture.poison_seen), READ_ONCE(torture.poll_early),
-		READ_ONCE(torture.boost_failures), READ_ONCE(torture.boosts),
-		READ_ONCE(torture.sections),
-		READ_ONCE(torture.offline_successes),
-		READ_ONCE(torture.offline_attempts),
-		READ_ONCE(torture.online_successes),
-		READ_ONCE(torture.online_attempts));
-	print_hist("Reader Pipe", torture.reader_pipe, bad);
-	print_hist("Reader Batch", torture.reader_batch, bad);
-	print_hist("Free-Block Circulation", torture.free_circulation, false);
-	if (tail)
-		pr_info("rcu-torture:--- %s: type=%s nreaders=%u "
-			"nfakewriters=%u stat_interval=%u secs=%u gp=%s\n",
-			tail, torture.ops->name,
-			torture.cfg.readers, torture.cfg.fakewriters,
-			torture.cfg.stat_interval, torture.cfg.secs,
-			torture.cfg.gp);
-}
-
-/*
- * Threads sit a pause out on a wait queue, not in timed sleeps: a timer
- * would wake them on the CPUs the hogs must have to themselves.
- * Lock-free stutter: the monitor writes it before wake_up_all() takes the
- * queue's lock, and a sitter tests it after prepare_to_wait() took the
- * same lock, so a sitter either sees the new value or is on the queue
- * when the wake-up comes.
- */
-void torture_sit_out_pause(void)
-{
-	wait_event(&torture.pause_end,
-		   READ_ONCE(torture.stutter) == STUTTER_NONE ||
-		   READ_ONCE(torture.stop));
-}
-
-static void set_stutter(enum torture_stutter next)
-{
-	if (next == torture.stutter)	/* the monitor's own */
-		return;
-	WRITE_ONCE(torture.stutter, next);
-	if (next == STUTTER_NONE)
-		wake_up_all(&torture.pause_end);
-}
-
-/* The main thread: status lines, stutter, writer-stall checks. */
-bool torture_monitor(const bool *stop)
-{
-	u64 start = clock_ns(), now = start;
-	u64 end = start + torture.cfg.secs * NSEC_PER_SEC;
-	u64 next_stat = start + torture.cfg.stat_interval * NSEC_PER_SEC;
-	unsigned long last_version = 0;
-
-	while (now < end && !(stop && READ_ONCE(*stop))) {
-		u64 ms = (now - start) / NSEC_PER_MSEC;
-		bool paused = ms % STUTTER_PERIOD_MS >=
-			      STUTTER_PERIOD_MS - STUTTER_PAUSE_MS;
-
-		/* The pauses take turns: hogs alone, then everyone idle. */
-		set_stutter(!paused ? STUTTER_NONE :
-			    ms / STUTTER_PERIOD_MS % 2 ? STUTTER_IDLE :
-			    STUTTER_HOGS);
-		if (now >= next_stat) {
-			unsigned long v = READ_ONCE(torture.version);
-
-			if (v == last_version) {
-				torture.writer_stalls++;
-				pr_err("rcu-torture: ??? Writer stall state: "
-				       "ver %lu unchanged for %u s\n", v,
-				       torture.cfg.stat_interval);
-				/* As Linux's rcutorture shows the GP
-				 * kthreads: what RCU and every thread are
-				 * doing, once per stall. */
-				if (torture.writer_stalls == 1) {
-					rcu_show_gp_state();
-					sched_show_state();
-				}
-			}
-			last_version = v;
-			torture_print_stats(NULL);
-			next_stat += torture.cfg.stat_interval * NSEC_PER_SEC;
-		}
-		sleep_ms(20);
-		now = clock_ns();
-	}
-	set_stutter(STUTTER_NONE);
-	return torture_errors() == 0;
 }
 
 void torture_stop_threads(void)
