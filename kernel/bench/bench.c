@@ -164,8 +164,11 @@ bool bench_run(const char *spec)
 	return bench_run_until(spec, bench_quick, NULL);
 }
 
+/* bench= at boot; the default, none, prints nothing. */
 static bool bench_run_at_boot(void)
 {
+	if (!strcmp(bench_spec, "none"))
+		return true;
 	return bench_run(bench_spec);
 }
 LATE_WORK(LATE_WORK_BENCH, bench_run_at_boot);

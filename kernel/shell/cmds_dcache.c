@@ -166,11 +166,8 @@ static const struct dcache_subcommand *find_subcommand(int argc, char **argv)
 	unsigned int i;
 	int given = argc - 2, p;
 
-	if (argc < 2) {
-		console_printf("dcache: expected a subcommand (try 'help "
-			       "dcache')\n");
-		return NULL;
-	}
+	if (argc < 2)		/* the first one help lists: stats */
+		return &subcommands[0];
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {
 		const struct dcache_subcommand *s = &subcommands[i];
 
@@ -227,10 +224,10 @@ static void cmd_dcache(int argc, char **argv)
 	if (err < 0)
 		report_error(s->name, err, argv[2]);
 }
-SHELL_COMMAND("dcache", "dcache SUBCOMMAND [ARGS]",
+SHELL_COMMAND("dcache", "dcache [SUBCOMMAND [ARGS]]",
 	      "the dentry cache: statistics, lookups, changes, eviction\n"
 	      "  stats           entries, evictions; hits, misses and "
-	      "fallbacks per CPU\n"
+	      "fallbacks per CPU (the default)\n"
 	      "  ls [PATH]       a directory's names, / by default (from the "
 	      "backing store)\n"
 	      "  lookup PATH     walk PATH lock-free; its inode or the error\n"
