@@ -17,6 +17,12 @@
 #   make mutants    the mutation suite: which planted bugs do the tests
 #                   catch? (tests/mutants/; MUTANTS=name,... for some)
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
+#   make campaign   every scenario of tests/scenarios/ (or SCENARIOS=a,b)
+#                   as a job of GNU parallel, here (JOBS=) or over ssh
+#                   (HOSTS=4/host1,8/host2), each torture DURATION
+#                   seconds; RESUME=dir goes on with one cut short; the
+#                   logs and a summary in build/campaign/DATE/
+#   make campaign-summary DIR=build/campaign/DATE  that summary again
 #   make trace      a traced run drawn as a timeline: build/trace/
 #                   trace.json (for ui.perfetto.dev) and timeline.svg;
 #                   the torture for TRACE_SECS, or SUITE=name instead
@@ -41,7 +47,9 @@
 # leaves it out), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
 # SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
 # BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), IDLE_SMP and
-# IDLE_SECS (make bench-idle), MUTANTS (make mutants), GDB_CONSOLE_PORT.
+# IDLE_SECS (make bench-idle), MUTANTS (make mutants), GDB_CONSOLE_PORT,
+# SCENARIOS, DURATION, JOBS, HOSTS, RESUME and CAMPAIGN_SSH (make
+# campaign), DIR (make campaign-summary).
 
 ARCH		:= x86_64
 CROSS_COMPILE	?=
@@ -76,6 +84,9 @@ BENCH_SMP	?= 1 2 4
 ENGINE_SMP	?= 1 2 4 8 16 32 64
 IDLE_SMP	?= 2,8,64,255
 IDLE_SECS	?= 30
+# make campaign: 0 runs each scenario for its own duration.
+DURATION	?= 0
+CAMPAIGN_SSH	?= ssh
 ENGINES		:= tree classic
 TRACE_SECS	?= 3
 GDB_CONSOLE_PORT ?= 4555
@@ -175,7 +186,7 @@ else
 Q := @
 endif
 
-.PHONY: all run test bench-idle gdb deps check host-test boot-test preempt-test preempt-kernel \
+.PHONY: all run test bench-idle campaign campaign-summary campaign-test gdb deps check host-test boot-test preempt-test preempt-kernel \
 	models-and-kernels clean torture bench bench-engines \
 	bench-smoke model perf-test mutants stress-test run-settings-test \
 	trace trace-test harness-test gdb-test help run-deps gdb-deps FORCE
@@ -380,7 +391,7 @@ perf-test: deps
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
 test: deps host-test check models-and-kernels run-settings-test harness-test \
-	gdb-test boot-test preempt-test bench-smoke trace-test
+	gdb-test boot-test preempt-test bench-smoke trace-test campaign-test
 
 # The boot matrix on a host whose every core is kept busy by processes
 # started here (and stopped however the run ends), with every boot's
@@ -399,6 +410,22 @@ torture: deps $(KERNEL)
 		--timeout $$(( $(SECS) + 600 )) \
 		--log $(BUILD)/torture.log \
 		--cmdline 'ktest=rcutorture torture.secs=$(SECS) torture.stat_interval=60 $(CMDLINE)'
+
+# A torture campaign (tests/campaign/run): both kernels built once, each
+# scenario a job of GNU parallel, here or on HOSTS over CAMPAIGN_SSH.
+campaign: deps all preempt-kernel
+	$(Q)tests/campaign/run --duration $(DURATION) --ssh '$(CAMPAIGN_SSH)' \
+		$(if $(SCENARIOS),--scenarios '$(SCENARIOS)') \
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(HOSTS),--hosts '$(HOSTS)') \
+		$(if $(RESUME),--resume '$(RESUME)')
+
+campaign-summary:
+	$(Q)$(if $(DIR),tests/campaign/summary '$(DIR)',\
+		echo "campaign-summary: expected DIR=build/campaign/DATE" >&2; exit 2)
+
+# A campaign over two stand-in hosts, one lost on the way, then resumed.
+campaign-test: deps all
+	$(Q)tests/campaign/remote-test
 
 # A run with the event trace on, decoded from its console log
 # (kernel/trace/, tests/trace/decode). TRACE_CHECK=--check checks the two
@@ -451,15 +478,15 @@ bench: deps
 		$(foreach n,$(BENCH_SMP),$(BUILD)/bench/smp$(n).log \
 			$(BUILD)/bench/preempt-smp$(n).log)
 
-# The two grace-period engines side by side: the non-debug kernel (make
-# bench's) booted with each engine at each CPU count, one log a boot.
-# 1G and a long timeout because -smp 64 under TCG needs both.
 # QEMU's own CPU time over IDLE_SECS of an idle kernel at its prompt, at
 # each of IDLE_SMP CPUs, with the tick stopped in idle and with nohz=off.
 bench-idle: deps $(KERNEL)
 	$(Q)tests/bench/idle-cost --smp $(IDLE_SMP) --secs $(IDLE_SECS) \
 		--out $(BUILD)/idle-cost.json
 
+# The two grace-period engines side by side: the non-debug kernel (make
+# bench's) booted with each engine at each CPU count, one log a boot.
+# 1G and a long timeout because -smp 64 under TCG needs both.
 bench-engines: deps
 	$(Q)$(MAKE) --no-print-directory RCU=nopreempt \
 		BUILD=$(BENCH_BUILD_NOPREEMPT) DEBUG=0 \
