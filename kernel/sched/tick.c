@@ -182,30 +182,6 @@ void tick_idle_stop(void)
 	}
 }
 
-/**
- * tick_idle_restart - restart a stopped tick: the CPU leaves idle
- *
- * Context: the idle loop, interrupts off, before it switches to a thread
- * (or when RCU wants the tick back). Counts the ticks the stop saved.
- */
-void tick_idle_restart(void)
-{
-	struct tick_cpu *tc = &tick_cpus[this_cpu_id()];
-	u64 now, would_have, taken;
-
-	if (!nohz_enabled || !tc->stopped)
-		return;
-	now = clock_ns();
-	would_have = (now - tc->stopped_at_ns) / tick_period_ns();
-	taken = this_cpu()->ticks - tc->ticks_at_stop;
-	if (would_have > taken)
-		WRITE_ONCE(tc->skipped, tc->skipped + would_have - taken);
-	WRITE_ONCE(tc->stopped, false);
-	tc->rcu_wake_ns = 0;
-	tc->next_tick_ns = now + tick_period_ns();
-	program(tc, tc->next_tick_ns);
-}
-
 /* Ticks skipped so far, the current stop included; from any CPU. The
  * fields may be read halfway through a stop or restart: a figure off by
  * one stop, never a wrong state. */
@@ -219,6 +195,26 @@ static u64 skipped_so_far(unsigned int cpu, const struct tick_cpu *tc)
 		     tick_period_ns();
 	taken = READ_ONCE(cpu_area(cpu)->ticks) - READ_ONCE(tc->ticks_at_stop);
 	return skipped + (would_have > taken ? would_have - taken : 0);
+}
+
+/**
+ * tick_idle_restart - restart a stopped tick: the CPU leaves idle
+ *
+ * Context: the idle loop, interrupts off, before it switches to a thread
+ * (or when RCU wants the tick back). Counts the ticks the stop saved.
+ */
+void tick_idle_restart(void)
+{
+	unsigned int cpu = this_cpu_id();
+	struct tick_cpu *tc = &tick_cpus[cpu];
+
+	if (!nohz_enabled || !tc->stopped)
+		return;
+	WRITE_ONCE(tc->skipped, skipped_so_far(cpu, tc));
+	WRITE_ONCE(tc->stopped, false);
+	tc->rcu_wake_ns = 0;
+	tc->next_tick_ns = clock_ns() + tick_period_ns();
+	program(tc, tc->next_tick_ns);
 }
 
 void tick_cpu_stats(unsigned int cpu, struct tick_cpu_stats *out)
