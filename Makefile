@@ -5,7 +5,8 @@
 #                   this terminal (CMDLINE=ktest=all: self-tests first)
 #   make test       host unit tests, sparse, the model check, make run's
 #                   checks, the boot matrix, crash tests, the preemptible
-#                   flavour's boots (preempt-test), a benchmark smoke run
+#                   flavour's boots (preempt-test), a benchmark smoke run,
+#                   make campaign over stand-in hosts (campaign-test)
 #   make preempt-test the preemptible flavour's kernel (RCU=preempt) and
 #                   its boots (tests/boots-preempt.txt)
 #   make model      spin checks the models of the grace-period engine, of
@@ -337,10 +338,11 @@ preempt-kernel: deps
 
 # make test's models and both kernels at once: the models' longest search
 # runs alone on one core for most of their time, and the kernels build on
-# the other (two jobs in all, whatever -j make test was given).
+# the other (two jobs in all, whatever -j make test was given), then the
+# campaign test boots there.
 models-and-kernels: deps
 	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target model all \
-		preempt-kernel
+		preempt-kernel campaign-test
 
 # make run's own checks of SMP, MEM and QEMU's status, with QEMU stubbed.
 run-settings-test: $(ISO)
@@ -391,7 +393,7 @@ perf-test: deps
 		--cmdline 'ktest=dcache,rcu,sched ktest.timing=1'
 
 test: deps host-test check models-and-kernels run-settings-test harness-test \
-	gdb-test boot-test preempt-test bench-smoke trace-test campaign-test
+	gdb-test boot-test preempt-test bench-smoke trace-test
 
 # The boot matrix on a host whose every core is kept busy by processes
 # started here (and stopped however the run ends), with every boot's
@@ -423,8 +425,9 @@ campaign-summary:
 	$(Q)$(if $(DIR),tests/campaign/summary '$(DIR)',\
 		echo "campaign-summary: expected DIR=build/campaign/DATE" >&2; exit 2)
 
-# A campaign over two stand-in hosts, one lost on the way, then resumed.
-campaign-test: deps all
+# A campaign over two stand-in hosts, one lost on the way, then resumed
+# (make test runs it beside the model check, models-and-kernels).
+campaign-test: deps all preempt-kernel
 	$(Q)tests/campaign/remote-test
 
 # A run with the event trace on, decoded from its console log
