@@ -26,8 +26,9 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-/* A standstill of the writer's version, and what RCU had done when it
- * began. Only the monitor thread touches it. */
+/* A standstill of the writer's version, from the status line that first
+ * saw that version, and what RCU had done then. Only the monitor thread
+ * touches it. */
 struct writer_watch {
 	unsigned long version;
 	u64 since_ns;
@@ -149,6 +150,9 @@ static void print_hist(const char *what, const unsigned long *h, bool bad)
 			       READ_ONCE(h[i]));
 	pr_info("rcu-torture: %s%s: %s\n", bad ? "!!! " : "", what, line);
 }
+
+/* A status line with Linux's fields (rcu_torture_stats_print()); with a
+ * tail, the run's last, saying how it ended. */
 void torture_print_stats(const char *tail)
 {
 	bool bad = torture_errors() != 0;
