@@ -109,6 +109,9 @@ void torture_start_threads(thread_fn writer);
 void torture_fakewriter(void *arg);
 /* The timed part of the run: status lines, pauses, writer stalls. */
 void torture_monitor(const bool *stop);
+/* Around the run's end: what every thread does if it takes too long. */
+void torture_teardown_watch_start(void);
+void torture_teardown_watch_stop(void);
 /* Block until the current pause ends (or the run stops). */
 void torture_sit_out_pause(void);
 void torture_stop_threads(void);

@@ -1,7 +1,7 @@
 /*
  * rcutorture's main thread while the run lasts: the status lines, the
  * stutter pauses, the writer-stall check, and the names of the checks
- * that failed, for the verdict line.
+ * that failed, for the verdict line; and the watchdog of the run's end.
  *
  * The writer-stall check. The writer's version stands still while the
  * writer waits for a grace period. How long that takes depends on the
@@ -308,3 +308,53 @@ void torture_monitor(const bool *stop)
 	check_writer(&watch, now);
 	set_stutter(STUTTER_NONE);
 }
+
+/*
+ * The run's end (hotplug and interrupt readers stopped, the flood, every
+ * thread joined, the callbacks waited for) has no time limit of its own:
+ * a hang there would end the boot at its timeout with no word of where.
+ * A watchdog thread shows, once, what RCU and every thread are doing if
+ * the end takes longer than TEARDOWN_REPORT_SECS. Not a failure in
+ * itself: on a starved host the end may only be slow.
+ */
+#define TEARDOWN_REPORT_SECS	60
+
+static struct teardown_watch {
+	bool done;		/* WRITE_ONCE by the main thread */
+	struct thread *thread;
+} teardown_watch;
+
+static void teardown_watchdog(void *unused)
+{
+	u64 deadline = clock_ns() + TEARDOWN_REPORT_SECS * NSEC_PER_SEC;
+
+	(void)unused;
+	/* Polled, not waited for: the main thread may be the one stuck. */
+	while (!READ_ONCE(teardown_watch.done)) {
+		if (clock_ns() >= deadline) {
+			pr_info("rcu-torture: the run's end has taken %u s so "
+				"far; what RCU and every thread are doing:\n",
+				TEARDOWN_REPORT_SECS);
+			rcu_show_gp_state();
+			sched_show_state();
+			return;
+		}
+		sleep_ms(100);
+	}
+}
+
+void torture_teardown_watch_start(void)
+{
+	WRITE_ONCE(teardown_watch.done, false);
+	teardown_watch.thread = thread_create(teardown_watchdog, NULL,
+					      "rcu_torture_end_watch");
+}
+
+void torture_teardown_watch_stop(void)
+{
+	WRITE_ONCE(teardown_watch.done, true);	/* the watchdog polls it */
+	if (teardown_watch.thread)
+		thread_join(teardown_watch.thread);
+	teardown_watch.thread = NULL;
+}
+

@@ -419,6 +419,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 		print_verdict(false, stalled, false);
 		return false;
 	}
+	torture_teardown_watch_start();
 	torture_onoff_stop();
 	/* Stopped early (the shell's Ctrl-C): stop now, not after a flood. */
 	if (torture_errors() == 0 && cfg->forward_progress &&
@@ -427,6 +428,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_irq_readers_stop();
 	torture_stop_threads();
 	lost = !none_lost();
+	torture_teardown_watch_stop();
 	stalled = !no_new_stalls(&start);
 	print_totals(gp_seq_start, exp_start);
 	ok = print_verdict(lost, stalled, no_progress);
