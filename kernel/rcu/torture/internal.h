@@ -120,6 +120,10 @@ unsigned long torture_errors(void);
  * verdict line; torture_name_failure() appends one more. */
 void torture_name_failures(char *buf, size_t size);
 void torture_name_failure(char *buf, size_t size, const char *name);
+/* RCU's stall warnings since `before` that fail the run; *starved gets
+ * those that named only vCPUs the host starved, which do not. */
+struct rcu_stats;
+u64 torture_counted_stalls(const struct rcu_stats *before, u64 *starved);
 void torture_print_stats(const char *tail);
 void torture_teardown(void);
 /* Read-side sections in timer callbacks on every CPU, and in IPI

@@ -288,22 +288,9 @@ static bool none_lost(void)
 	return false;
 }
 
-/* A stall warning during the run fails it too: it is how a missing
- * nudge shows when the hogs run alone. Not one whose every holdout the
- * host had starved (the warning says so): a loaded host is not a bug,
- * and the verdict must not depend on how fast the host ran the test. */
-static u64 counted_stalls(const struct rcu_stats *before, u64 *starved)
-{
-	struct rcu_stats s;
-
-	rcu_get_stats(&s);
-	*starved = s.stalls_starved - before->stalls_starved;
-	return s.stalls - before->stalls - *starved;
-}
-
 static bool no_new_stalls(const struct rcu_stats *before)
 {
-	u64 starved, counted = counted_stalls(before, &starved);
+	u64 starved, counted = torture_counted_stalls(before, &starved);
 
 	if (starved)
 		pr_info("rcu-torture: %llu stall warnings named only vCPUs the "
@@ -407,7 +394,7 @@ bool rcu_torture_run(const struct torture_config *cfg, const bool *stop)
 	torture_boost_start();
 	torture_monitor(stop);
 	torture_boost_stop();
-	stalled = counted_stalls(&start, &starved) != 0;
+	stalled = torture_counted_stalls(&start, &starved) != 0;
 	if (stalled || torture.writer_stalls) {
 		no_new_stalls(&start);	/* says how many */
 		/* Grace periods have stopped: the writer, the hotplug thread
