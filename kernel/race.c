@@ -47,7 +47,8 @@ static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
 	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, "
-	       "kfree_flush, srcu_lock, dcache_kill, dcache_unhash, "
+	       "kfree_flush, srcu_lock, preempt_dequeue, dcache_kill, "
+	       "dcache_unhash, "
 	       "dcache_unlinked, dcache_unhashed, dcache_free, dcache_queued, "
 	       "dcache_rename, dcache_renamed, dcache_name_queued, "
 	       "dcache_rehashed, dcache_walk, dcache_name, rculist");
@@ -60,6 +61,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_BARRIER_CALL] = "barrier_call",
 	[RACE_KFREE_FLUSH] = "kfree_flush",
 	[RACE_SRCU_LOCK] = "srcu_lock",
+	[RACE_PREEMPT_DEQUEUE] = "preempt_dequeue",
 	[RACE_DCACHE_KILL] = "dcache_kill",
 	[RACE_DCACHE_UNHASH] = "dcache_unhash",
 	[RACE_DCACHE_UNLINKED] = "dcache_unlinked",

@@ -33,6 +33,9 @@ enum race_window {
 				 * CPU's open block and clearing its slot */
 	RACE_SRCU_LOCK,		/* srcu: a reader between reading the bank
 				 * and counting itself in it */
+	RACE_PREEMPT_DEQUEUE,	/* preemptible rcu: a reader leaving its
+				 * leaf's list, between each two steps
+				 * (unlinked, reported, unboosted) */
 	/* The dcache's free path, d_kill(): one window between each two
 	 * steps, so that a bug that puts any step out of order (queueing
 	 * an entry before it is unhashed, say) leaves a window between the

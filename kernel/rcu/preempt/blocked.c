@@ -47,6 +47,7 @@
  * All list and pointer changes are under the leaf's lock, interrupts off.
  */
 #include "preempt.h"
+#include "kernel/race.h"
 #include "kernel/rcu/internal.h"
 #include "kernel/time.h"
 
@@ -159,6 +160,9 @@ void rcu_preempt_dequeue_reader(struct thread *t)
 		leaf->exp_tasks = next;
 		exp_wait_ends = !next;
 	}
+	/* The wait pointers moved on, the entry still on the list: the
+	 * grace-period thread's lock-free hint may look in between. */
+	race_window(RACE_PREEMPT_DEQUEUE);
 	list_del_init(link);
 	t->rcu_blocked_node = NULL;
 	boosted = t->rcu_boosted;	/* set under this lock (boost.c) */
@@ -167,8 +171,13 @@ void rcu_preempt_dequeue_reader(struct thread *t)
 		rcu_report_node_done(leaf, leaf->gp_seq);
 	else
 		raw_spin_unlock(&leaf->lock);
+	/* The normal grace period may end here, the expedited one not. */
+	race_window(RACE_PREEMPT_DEQUEUE);
 	if (exp_wait_ends)
 		rcu_exp_report_leaf();
+	/* Both waits may have ended, and their waiters run, while this
+	 * reader still has its boost. */
+	race_window(RACE_PREEMPT_DEQUEUE);
 	/* Out of the wait it was boosted for: back to its own priority.
 	 * After the leaf's lock, which the booster holds while it takes
 	 * run queue locks (boost.c). */
