@@ -156,7 +156,8 @@ void timer_run_expired(void)
 struct sleeper {
 	struct thread *thread;
 	struct timer timer;
-	bool fired;
+	bool fired;		/* written by the callback, under the lock */
+	bool done;		/* fired, as the sleeper saw it under the lock */
 };
 
 /* Timer lock held: the sleeper checks `fired` under the same lock. */
@@ -168,17 +169,24 @@ static void sleeper_wake(void *arg)
 	wake_up_thread(s->thread);
 }
 
+/* Timer lock held, so `fired` is seen only once sleeper_wake() has
+ * returned and its CPU let the lock go: the sleeper may then return and
+ * its stack frame, which holds s, be reused. A sleeper that read `fired`
+ * without the lock could return between the callback's store and its
+ * load of s->thread (the sleeper moved to another CPU after arming the
+ * timer), and the callback would wake whatever the stack held by then. */
 static void sleeper_prepare(void *arg)
 {
 	struct sleeper *s = arg;
 
-	if (!s->fired)
+	s->done = s->fired;
+	if (!s->done)
 		WRITE_ONCE(s->thread->state, THREAD_SLEEPING);
 }
 
 void sleep_ns(u64 ns)
 {
-	struct sleeper s = { .thread = current_thread(), .fired = false };
+	struct sleeper s = { .thread = current_thread() };
 
 	s.timer.fn = sleeper_wake;
 	s.timer.arg = &s;
@@ -191,7 +199,7 @@ void sleep_ns(u64 ns)
 	timer_add(&s.timer, clock_ns() + ns);
 	for (;;) {
 		timer_with_lock(&s.timer, sleeper_prepare, &s);
-		if (READ_ONCE(s.fired))
+		if (s.done)
 			break;
 		schedule();
 	}
