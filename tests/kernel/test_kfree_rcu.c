@@ -15,6 +15,7 @@
 #include "kernel/printk.h"
 #include "kernel/race.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/tick.h"
 #include "kernel/test/ktest.h"
@@ -28,6 +29,9 @@
  * last steps would queue the block before the offline path is reached,
  * which is possible, if unlikely, once; not three times. */
 #define OFFLINE_TRIES	3
+/* The idle test's rounds, for the same reason: a tick between the last
+ * kfree_rcu() and the tick's stop queues the block anyway. */
+#define IDLE_ROUNDS	8
 
 /* kfree_rcu() then rcu_barrier(), with race.windows= so many times that
  * a tick lands in a held flush window (one flush in 8 holds it, for up
@@ -211,11 +215,24 @@ KTEST_TIMEOUT(kfree_rcu, block_of_a_cpu_going_offline_is_freed, 120000)
 			return;
 }
 
-/* On the CPU under test: open a block, then leave the CPU to idle. */
+/* A round's objects are ready for the idler (one more: it may exit). */
+static struct completion idler_go;
+
+/* On the CPU under test: each round, open a block, then leave the CPU to
+ * idle. It sleeps rather than exits between rounds: joining a thread
+ * frees its stack, and every few frees send an IPI to every CPU
+ * (kstack_purge()), which would wake this one and let its tick queue
+ * the block whatever rcu_needs_cpu() said. */
 static void kfree_rcu_then_idle(void *unused)
 {
+	unsigned int round;
+
 	(void)unused;
-	kfree_rcu_objs();
+	for (round = 0; round < IDLE_ROUNDS; round++) {
+		wait_for_completion(&idler_go);
+		kfree_rcu_objs();
+	}
+	wait_for_completion(&idler_go);
 }
 
 /*
@@ -223,23 +240,30 @@ static void kfree_rcu_then_idle(void *unused)
  * stops its tick: rcu_needs_cpu() must still wake it to queue the block
  * (tick.c). Nothing else here wakes that CPU, and rcu_barrier() is not
  * called (it would queue the block itself), so a block left behind stays
- * allocated until the test's watchdog ends it. Polled by the clock, not
- * in rounds: the wake-up it waits for comes by time, not by events.
+ * allocated until the test's watchdog ends it; one round may not tell
+ * (IDLE_ROUNDS). Each round is polled by the clock, not in rounds of
+ * events: the wake-up it waits for comes by time.
  */
 KTEST_ON_CPU(kfree_rcu, block_of_a_cpu_that_idles_is_freed, 0)
 {
 	u64 before = big_objects_in_use();
 	struct thread *th;
+	unsigned int round;
 
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to idle");
-	KASSERT_TRUE(alloc_objs());
+	init_completion(&idler_go);
 	th = thread_create_on(kfree_rcu_then_idle, NULL, "kfree_idler",
 			      nr_cpus_online - 1);
 	KASSERT_TRUE(th != NULL);
+	for (round = 0; round < IDLE_ROUNDS; round++) {
+		KASSERT_TRUE(alloc_objs());
+		complete(&idler_go);
+		while (big_objects_in_use() > before)
+			sleep_ms(1);
+	}
+	complete(&idler_go);
 	thread_join(th);
-	while (big_objects_in_use() > before)
-		sleep_ms(1);
 }
 
 /* rcu_barrier() queues its own CPU's open block, in thread context: a
