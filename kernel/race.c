@@ -48,10 +48,10 @@ CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
 	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, "
 	       "kfree_flush, srcu_lock, preempt_dequeue, dcache_kill, "
-	       "dcache_unhash, "
-	       "dcache_unlinked, dcache_unhashed, dcache_free, dcache_queued, "
-	       "dcache_rename, dcache_renamed, dcache_name_queued, "
-	       "dcache_rehashed, dcache_walk, dcache_name, rculist");
+	       "dcache_unhash, dcache_unlinked, dcache_unhashed, dcache_free, "
+	       "dcache_queued, dcache_rename, dcache_renamed, "
+	       "dcache_name_queued, dcache_rehashed, dcache_walk, dcache_name, "
+	       "rculist");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
