@@ -82,8 +82,13 @@ static void free_while_queued(void)
 
 	if (!o)
 		return;
+	/* Inside a reader, so that no grace period, and so no callback,
+	 * can end between the two: a tick and a preemption there once let
+	 * the callback run first, and the kfree() had nothing to report. */
+	rcu_read_lock();
 	call_rcu(&o->rcu, count_call);
 	kfree(o);
+	rcu_read_unlock();
 	rcu_barrier();
 }
 CRASH_KIND_WARNS("rcu_free_queued", "kfree() an object whose rcu_head is queued",
