@@ -114,6 +114,7 @@ __noreturn void secondary_cpu_main(void)
 	/* Out of the extended quiescent state it parked in, if it did,
 	 * before its first tick can run RCU's tick work. */
 	rcu_cpu_starting();
+	timer_cpu_online(this_cpu_id());
 	tick_start_cpu();
 	smp_call_set_online(this_cpu_id(), true);
 	pr_info("online\n");

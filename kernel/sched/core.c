@@ -174,6 +174,20 @@ void resched_cpu(unsigned int cpu)
 		arch_send_ipi(cpu, IPI_RESCHEDULE);
 }
 
+/* A CPU that runs its idle thread may be halted with its tick stopped
+ * and its clock event set from what it knew then: make it look again
+ * (Linux's wake_up_idle_cpu()). Callers change that CPU's state under a
+ * lock its idle loop takes before it halts, so reading rq->current after
+ * dropping it is enough: if the idle loop had not yet looked, it will
+ * see the change; if it had, rq->current was the idle thread by then. */
+void sched_kick_if_idle(unsigned int cpu)
+{
+	struct run_queue *rq = &run_queues[cpu];
+
+	if (cpu != this_cpu_id() && READ_ONCE(rq->current) == rq->idle)
+		resched_cpu(cpu);
+}
+
 bool wake_up_thread(struct thread *t)
 {
 	unsigned long flags;
@@ -275,7 +289,8 @@ static void __schedule(bool preempted)
 	next->on_cpu = true;
 	rq->switches++;
 	rq->slice_start_ns = now;
-	rq->current = next;
+	/* Read without the lock by balancing and sched_kick_if_idle(). */
+	WRITE_ONCE(rq->current, next);
 	rq->switched_from = prev;
 	cpu_area(cpu)->current = next;
 	rcu_preempt_switch(prev, next);

@@ -116,7 +116,7 @@ __noreturn void sched_start_ap(void)
 	}
 	idle->on_cpu = true;
 	idle->switched_in_ns = clock_ns();
-	rq->current = idle;
+	WRITE_ONCE(rq->current, idle);	/* read lock-free, see core.c */
 	this_cpu()->current = idle;
 	cpu_idle_loop();
 }

@@ -57,6 +57,8 @@ void rq_dequeue(struct run_queue *rq, struct thread *t);
 bool rq_preempts_current(const struct run_queue *rq, const struct thread *t);
 struct run_queue *lock_thread_rq(struct thread *t, unsigned long *flags);
 void resched_cpu(unsigned int cpu);
+/* Kick cpu if it idles, so that it programs its clock event again. */
+void sched_kick_if_idle(unsigned int cpu);
 void finish_switch(struct run_queue *rq);
 __noreturn void cpu_idle_loop(void);
 /* The idle loop of a CPU going offline: true once it may park. */

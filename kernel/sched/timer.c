@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "sched.h"
 #include "spinlock.h"
+#include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -17,9 +18,19 @@ struct timer_base {
 	 * returned (a sleeper's timer lives on a stack that may be gone),
 	 * unless the callback asked to run again. */
 	bool rearm_running;
+	/* Its CPU is offline and its timers moved away (under the lock):
+	 * timer_add_on() must not queue here, nothing would run them. */
+	bool offline;
 } __aligned(CACHE_LINE);
 
 static struct timer_base bases[MAX_CPUS];
+
+/* A planted lost wake-up, for the tests that must catch one (the hang
+ * report, the timer torture): timer_add_on() forgets to kick. */
+static bool lose_kick;
+CMDLINE_BOOL("timer.lose_kick", lose_kick,
+	     "debug: plant a lost wake-up: timer_add_on() does not kick an "
+	     "idle CPU whose first timer it adds");
 
 __init void timer_init_cpus(void)
 {
@@ -44,6 +55,17 @@ static void insert_sorted(struct timer_base *b, struct timer *t)
 	list_add_tail(&t->link, &b->pending);
 }
 
+/* Queue t on b, whose lock is held; true if it became b's first. */
+static bool queue_locked(struct timer_base *b, struct timer *t,
+			 unsigned int cpu, u64 expires_ns)
+{
+	t->expires_ns = expires_ns;
+	WRITE_ONCE(t->cpu, cpu);
+	t->pending = true;
+	insert_sorted(b, t);
+	return list_first_entry(&b->pending, struct timer, link) == t;
+}
+
 void timer_add(struct timer *t, u64 expires_ns)
 {
 	unsigned long flags = arch_irq_save();
@@ -51,12 +73,38 @@ void timer_add(struct timer *t, u64 expires_ns)
 	struct timer_base *b = &bases[cpu];
 
 	raw_spin_lock(&b->lock);
-	t->expires_ns = expires_ns;
-	t->cpu = cpu;
-	t->pending = true;
-	insert_sorted(b, t);
+	queue_locked(b, t, cpu, expires_ns);
 	raw_spin_unlock(&b->lock);
 	arch_irq_restore(flags);
+}
+
+/**
+ * timer_add_on - arm a timer on another CPU's list (Linux's add_timer_on())
+ * @t: the timer, not pending
+ * @expires_ns: when its function should run (clock_ns())
+ * @cpu: the CPU whose timer interrupt runs it
+ *
+ * That CPU may be idle with its tick stopped and its clock event set for
+ * what was its first timer (tick.c): a timer that now comes first would
+ * wait for that event, or for ever. So the CPU is kicked if it idles, as
+ * Linux's wake_up_nohz_cpu() does, and its idle loop programs the event
+ * again. An offline CPU runs no timers: t then goes on this CPU's list.
+ */
+void timer_add_on(struct timer *t, u64 expires_ns, unsigned int cpu)
+{
+	struct timer_base *b = &bases[cpu];
+	unsigned long flags = spin_lock_irqsave(&b->lock);
+	bool first;
+
+	if (b->offline) {
+		spin_unlock_irqrestore(&b->lock, flags);
+		timer_add(t, expires_ns);
+		return;
+	}
+	first = queue_locked(b, t, cpu, expires_ns);
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (first && !(KERNEL_DEBUG && lose_kick))
+		sched_kick_if_idle(cpu);
 }
 
 /* Lock the base that holds t, following it if a CPU going offline moves
@@ -223,6 +271,7 @@ void timer_migrate_away(unsigned int cpu, unsigned int to)
 
 	raw_spin_lock(cpu < to ? &from->lock : &dest->lock);
 	raw_spin_lock(cpu < to ? &dest->lock : &from->lock);
+	from->offline = true;
 	while (!list_empty(&from->pending)) {
 		t = list_first_entry(&from->pending, struct timer, link);
 		list_del(&t->link);
@@ -232,6 +281,17 @@ void timer_migrate_away(unsigned int cpu, unsigned int to)
 	raw_spin_unlock(&dest->lock);
 	raw_spin_unlock(&from->lock);
 	resched_cpu(to);
+}
+
+/* A CPU coming online, before anything can queue a timer on it from
+ * elsewhere: timer_add_on() may use its list again. */
+void timer_cpu_online(unsigned int cpu)
+{
+	struct timer_base *b = &bases[cpu];
+	unsigned long flags = spin_lock_irqsave(&b->lock);
+
+	b->offline = false;
+	spin_unlock_irqrestore(&b->lock, flags);
 }
 
 /* The tick's work, from every timer interrupt of every CPU

@@ -1,6 +1,7 @@
 /*
  * Timers: a function called from the timer interrupt of the CPU the timer
- * was added on, once the clock passes its expiry. Resolution is one tick
+ * was added on (this one, or the one timer_add_on() names), once the
+ * clock passes its expiry. Resolution is one tick
  * while that CPU ticks; an idle CPU with its tick stopped programs its
  * clock event for its first timer (tick.c). The
  * function runs with interrupts off and that CPU's timer lock held, so
@@ -23,6 +24,7 @@ struct timer {
 
 void timer_init_cpus(void);
 void timer_add(struct timer *t, u64 expires_ns);
+void timer_add_on(struct timer *t, u64 expires_ns, unsigned int cpu);
 void timer_run_expired(void);
 u64 timer_next_expiry(void);
 /* The tick's work: timers, then the scheduler's and RCU's. */
@@ -35,6 +37,7 @@ bool timer_cancel(struct timer *t);
 void timer_rearm(struct timer *t, u64 expires_ns);
 /* CPU hotplug: the timers of an outgoing CPU move to cpu `to`. */
 void timer_migrate_away(unsigned int cpu, unsigned int to);
+void timer_cpu_online(unsigned int cpu);
 /* Run fn(arg) under the timer lock of the CPU that owns t. */
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg);
 
