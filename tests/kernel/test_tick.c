@@ -261,64 +261,124 @@ KTEST_ON_CPU(tick, thread_behind_a_busy_cpu_reaches_an_idle_one, 0)
  * A CPU going offline hands its timers to cpu0 (timer_migrate_away()).
  * cpu0 idles here, its tick stopped and its clock event set for its own
  * timers: it must be told to look again, or a thread sleeping on a timer
- * that moved sleeps until something else wakes cpu0. The test's own
- * thread waits on cpu0 without a timer; a controller on the last CPU
- * takes cpu1 down under a sleeper.
+ * that moved sleeps until something else wakes cpu0. Whether the sleeper
+ * wakes in time depends on luck (anything that wakes cpu0 hides the
+ * bug), so each round checks the state once cpu_down() returns: the
+ * timer is on cpu0's list, and cpu0 either knows of it (ticking, or its
+ * clock event set no later than the timer) or has been told (its
+ * need_resched set, which it clears only on its way to looking again).
+ * The test's own thread waits on cpu0 without a timer; a controller on
+ * the last CPU takes cpu1 down under a sleeper.
  */
-#define MIGRATE_ROUNDS	3
-#define SLEEPER_MS	50
+/* Rounds until MIGRATE_CHECKS were checked: one whose timer fired before
+ * cpu1 went down, or that began elsewhere, checks nothing. */
+#define MIGRATE_CHECKS	3
+#define MIGRATE_ROUNDS	10
+/* Long enough to be still pending once cpu1 is down; the controller
+ * cancels it then, so no round waits for it. */
+#define SLEEPER_MS	1000
 
+static struct timer sleeper_timer;
+static struct completion sleeper_woken;
+static u64 sleeper_expires_ns;
 static bool sleeper_asleep;
 
+static void sleeper_timer_fired(void *unused)
+{
+	(void)unused;
+	complete(&sleeper_woken);
+}
+
+/* A sleep whose timer the controller can see: its expiry and its CPU. */
 static void sleep_on_cpu1(void *unused)
 {
 	(void)unused;
-	WRITE_ONCE(sleeper_asleep, true);
-	sleep_ms(SLEEPER_MS);
+	init_completion(&sleeper_woken);
+	sleeper_timer.fn = sleeper_timer_fired;
+	sleeper_expires_ns = clock_ns() + SLEEPER_MS * NSEC_PER_MSEC;
+	timer_add(&sleeper_timer, sleeper_expires_ns);
+	/* Release: the timer is queued before the controller sees this;
+	 * pairs with its acquire. */
+	smp_store_release(&sleeper_asleep, true);
+	wait_for_completion(&sleeper_woken);
 }
+
+/* Right after cpu_down(1): has cpu0 been told of the timer it took?
+ * need_resched is read first: cpu0 clears it only after restarting its
+ * tick (the idle loop's tick_idle_restart() comes before schedule()),
+ * and x86 keeps those two stores in order for this reader. */
+static bool cpu0_told_of_moved_timer(void)
+{
+	bool told = READ_ONCE(cpu_area(0)->need_resched);
+	struct tick_cpu_stats s;
+
+	tick_cpu_stats(0, &s);
+	return told || !s.stopped ||
+	       (s.programmed_ns && s.programmed_ns <= sleeper_expires_ns);
+}
+
+struct migrate_result {
+	unsigned int failures, checked;
+};
 
 static void take_cpu1_down_under_sleepers(void *arg)
 {
-	unsigned int *failures = arg, round;
+	struct migrate_result *res = arg;
+	unsigned int round;
 	struct cpumask one_and_me;
 	struct tick_cpu_stats s;
 
 	cpumask_clear(&one_and_me);
 	cpumask_set(&one_and_me, 1);
 	cpumask_set(&one_and_me, this_cpu_id());
-	for (round = 0; round < MIGRATE_ROUNDS; round++) {
+	for (round = 0; round < MIGRATE_ROUNDS &&
+		    res->checked < MIGRATE_CHECKS; round++) {
 		struct thread *sleeper;
+		bool on_cpu1, told;
 
 		WRITE_ONCE(sleeper_asleep, false);
 		/* cpu1 idles, this CPU runs us: it starts on cpu1. */
 		sleeper = thread_create_mask(sleep_on_cpu1, NULL,
 					     "tick_sleeper1", &one_and_me);
 		if (!sleeper) {
-			(*failures)++;
+			res->failures++;
 			return;
 		}
-		while (!READ_ONCE(sleeper_asleep))
+		while (!smp_load_acquire(&sleeper_asleep))
 			arch_cpu_relax();
 		/* With nohz=off cpu0 ticks: the timers still move and fire. */
 		do {
 			tick_cpu_stats(0, &s);
 		} while (nohz_enabled && !s.stopped);
-		*failures += cpu_down(1) != 0;
+		on_cpu1 = READ_ONCE(sleeper_timer.cpu) == 1;
+		res->failures += cpu_down(1) != 0;
+		told = cpu0_told_of_moved_timer();
+		/* Still pending after the look, so pending during it: it
+		 * moved to cpu0, which had to know. */
+		if (timer_cancel(&sleeper_timer)) {
+			if (on_cpu1) {
+				res->checked++;
+				res->failures += READ_ONCE(sleeper_timer.cpu) != 0;
+				res->failures += !told;
+			}
+			complete(&sleeper_woken);
+		}
 		thread_join(sleeper);
-		*failures += cpu_up(1) != 0;
+		res->failures += cpu_up(1) != 0;
 	}
 }
 
 KTEST_ON_CPU(tick, timers_moved_to_an_idle_cpu_fire, 0)
 {
-	unsigned int failures = 0;
+	struct migrate_result res = { 0, 0 };
 	struct thread *th;
 
 	if (nr_cpus_online < 3)
 		KTEST_SKIP("needs cpu1 to go down, and a third CPU to do it");
-	th = thread_create_on(take_cpu1_down_under_sleepers, &failures,
+	th = thread_create_on(take_cpu1_down_under_sleepers, &res,
 			      "tick_migrator", nr_cpus_online - 1);
 	KASSERT_TRUE(th != NULL);
 	thread_join(th);
-	KEXPECT_EQ(failures, 0u);
+	KEXPECT_EQ(res.failures, 0u);
+	KEXPECT_GT(res.checked, 0u);
 }
