@@ -79,6 +79,14 @@ static unsigned int pick_cpu(const struct cpumask *allowed)
 	return best;
 }
 
+/* What thread_alloc() gave: a thread that no CPU runs any more. */
+static void thread_free(struct thread *t)
+{
+	kstack_free(&t->stack);
+	kfree(t->join_queue);
+	kfree(t);
+}
+
 struct thread *thread_alloc(const char *name)
 {
 	struct thread *t = kzalloc(sizeof(*t));
@@ -100,15 +108,42 @@ struct thread *thread_alloc(const char *name)
 	return t;
 }
 
+/*
+ * Queue a new thread on the lightest online CPU of its mask; MAX_CPUS if
+ * none is online. pick_cpu() reads the online set without a lock, and the
+ * CPU it chose may leave it before the thread is queued: a thread queued
+ * on a CPU that has parked would wait there until cpu_up(), its wake-up
+ * IPI lost. So the choice is checked again under the queue's lock. A CPU
+ * going down leaves the online set before it moves its threads away under
+ * that same lock: seen online here, it will move this one too.
+ */
+static unsigned int queue_new_thread(struct thread *t)
+{
+	for (;;) {
+		unsigned int cpu = pick_cpu(&t->allowed);
+		struct run_queue *rq = &run_queues[cpu];
+		unsigned long flags;
+
+		if (cpu == MAX_CPUS)
+			return cpu;
+		flags = spin_lock_irqsave(&rq->lock);
+		if (READ_ONCE(cpu_area(cpu)->online)) {
+			t->cpu = cpu;
+			rq_enqueue(rq, t);
+			spin_unlock_irqrestore(&rq->lock, flags);
+			resched_cpu(cpu);
+			return cpu;
+		}
+		spin_unlock_irqrestore(&rq->lock, flags);
+	}
+}
+
 struct thread *thread_create_mask(thread_fn fn, void *arg, const char *name,
 				  const struct cpumask *allowed)
 {
-	unsigned int cpu = pick_cpu(allowed);
 	struct thread *t;
-	struct run_queue *rq;
-	unsigned long flags;
 
-	if (cpu == MAX_CPUS) {
+	if (pick_cpu(allowed) == MAX_CPUS) {
 		pr_err("thread_create(%s): no online CPU in its mask\n", name);
 		return NULL;
 	}
@@ -119,14 +154,15 @@ struct thread *thread_create_mask(thread_fn fn, void *arg, const char *name,
 	t->arg = arg;
 	set_allowed(t, allowed);
 	t->state = THREAD_RUNNABLE;
-	t->cpu = cpu;
 	t->saved_sp = arch_thread_stack_init(t->stack.top, thread_entry, t);
 	table_add(t);
-	rq = &run_queues[cpu];
-	flags = spin_lock_irqsave(&rq->lock);
-	rq_enqueue(rq, t);
-	spin_unlock_irqrestore(&rq->lock, flags);
-	resched_cpu(cpu);
+	if (queue_new_thread(t) == MAX_CPUS) {
+		pr_err("thread_create(%s): every CPU of its mask went offline "
+		       "meanwhile\n", name);
+		table_remove(t);
+		thread_free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -177,9 +213,7 @@ void thread_join(struct thread *t)
 	wait_event(t->join_queue, READ_ONCE(t->state) == THREAD_DEAD);
 	thread_wait_off_cpu(t);
 	table_remove(t);
-	kstack_free(&t->stack);
-	kfree(t->join_queue);
-	kfree(t);
+	thread_free(t);
 }
 
 const char *thread_state_name(enum thread_state s)
