@@ -32,7 +32,15 @@ static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
 /* Halt until an interrupt: the tick stopped if it may be (tick.c), in
  * RCU's extended quiescent state, and marked as a CPU a busy one may
  * kick to pull its waiting threads (sched_kick_idle_cpu()). Interrupts
- * off on entry and on return. */
+ * off on entry and on return.
+ *
+ * RCU's idle entry reports this CPU's quiescent state, and a report may
+ * wake a thread: the expedited waiter, when it was the last one owed. A
+ * thread woken on this CPU is queued with need_resched set and no IPI
+ * (resched_cpu() on itself), so the loop's test for work, made before,
+ * cannot see it: look again before halting, or the CPU sleeps with a
+ * runnable thread until its next interrupt, perhaps never with the tick
+ * stopped. Work from other CPUs comes with an IPI, which ends the halt. */
 static void idle_wait(struct run_queue *rq, struct percpu *pc)
 {
 	u64 start = clock_ns();
@@ -40,7 +48,8 @@ static void idle_wait(struct run_queue *rq, struct percpu *pc)
 	tick_idle_stop();
 	WRITE_ONCE(rq->idle_waiting, true);
 	rcu_idle_enter();
-	arch_idle_wait();	/* sti; hlt */
+	if (!READ_ONCE(rq->nr_queued) && !READ_ONCE(pc->need_resched))
+		arch_idle_wait();	/* sti; hlt */
 	arch_irq_disable();
 	rcu_idle_exit();
 	WRITE_ONCE(rq->idle_waiting, false);
