@@ -193,16 +193,22 @@ void rcu_tree_request_gp(unsigned long snap)
 	 * hit is safe; a stale miss takes the lock and checks again. */
 	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
 		return;
-	flags = spin_lock_irqsave(&rcu_state.request_lock);
+	/* Interrupts stay off until the wake-up: later requesters count on
+	 * it and return above, so a requester preempted between its store
+	 * and its wake-up (a thread pinned to a CPU going down, or behind a
+	 * real-time hog) would hold every grace period up with it. */
+	flags = arch_irq_save();
+	raw_spin_lock(&rcu_state.request_lock);
 	if (!rcu_seq_done(rcu_state.gp_seq_needed, snap)) {
 		/* Read lock-free above and in gp_needed(); the GP thread
 		 * sees it through gp_wait's lock in wake_up_all() below. */
 		WRITE_ONCE(rcu_state.gp_seq_needed, snap);
 		wake = true;
 	}
-	spin_unlock_irqrestore(&rcu_state.request_lock, flags);
+	raw_spin_unlock(&rcu_state.request_lock);
 	if (wake)
 		wake_up_all(&rcu_state.gp_wait);
+	arch_irq_restore(flags);
 }
 
 /* The GP thread's wait condition: gp_seq is its own; gp_seq_needed is
