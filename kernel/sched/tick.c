@@ -123,8 +123,11 @@ void tick_interrupt(void)
 		program(tc, tc->next_tick_ns);
 	} else if (nohz_enabled) {
 		WRITE_ONCE(tc->programmed_ns, 0);
-		tc->rcu_wake_ns = 0;	/* timer_tick() runs RCU's work */
 	}
+	/* timer_tick() runs RCU's work, ticking or not: a moment set by an
+	 * idle pass that kept the tick (tick_idle_stop()) is spent too, or
+	 * once past it would keep this CPU from ever stopping its tick. */
+	tc->rcu_wake_ns = 0;
 	timer_tick();
 }
 
