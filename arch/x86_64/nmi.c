@@ -1,9 +1,12 @@
 /*
  * NMIs reach a CPU even with interrupts off, so they are how a panicking
  * CPU stops the others and how a stall warning asks a stuck CPU where it
- * is. The reason is a per-CPU flag set before the NMI is sent.
+ * is. The reason is a per-CPU flag set before the NMI is sent. An NMI
+ * with no reason set comes from outside (QEMU's `nmi`, on LINT1): the
+ * kernel's hang report.
  */
 #include "nmi.h"
+#include "kernel/entry.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "lib/atomic.h"
@@ -38,6 +41,5 @@ void nmi_handle(struct trap_frame *f)
 		arch_halt_forever();
 	}
 	if (!reasons)
-		pr_warn("cpu%u: NMI for no known reason at %016llx; ignored\n",
-			cpu, f->rip);
+		hang_report_nmi(f->rip);
 }
