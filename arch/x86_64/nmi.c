@@ -27,10 +27,17 @@ void nmi_request_backtrace(unsigned int cpu)
 
 void nmi_handle(struct trap_frame *f)
 {
-	unsigned int cpu = this_cpu_id();
+	unsigned int cpu;
+	u32 reasons;
+
+	/* From outside, early in boot: no CPU number to read yet, and no
+	 * request of ours can be pending. */
+	if (!arch_percpu_ready())
+		return;
+	cpu = this_cpu_id();
 	/* The flag was set (a locked RMW) before the sender's ICR write;
 	 * this exchange sees it. */
-	u32 reasons = xchg(&nmi_reasons[cpu], 0);
+	reasons = xchg(&nmi_reasons[cpu], 0);
 
 	if (reasons & NMI_BACKTRACE) {
 		pr_emerg("NMI backtrace for cpu%u:\n", cpu);

@@ -8,17 +8,21 @@
  * SRCU's grace periods; then HANG_END_LINE, which a harness waits for.
  *
  * Every CPU gets the NMI. The first to claim the report prints it; the
- * others note where they were and return, so that the report can show
- * each CPU's place. An NMI that comes within HANG_BURST_GAP_NS of a
- * report's end is of that report's burst: it only notes.
+ * others note where they were, so that the report can show each CPU's
+ * place, and wait in their NMI until it ends (HANG_HOLD_NS at most): an
+ * NMI is also a wake-up, and a CPU back from it would run what it was
+ * woken for, a lost timer say, while the report shows it. An NMI that
+ * comes within HANG_BURST_GAP_NS of a report's end is of that report's
+ * burst: it only notes.
  *
  * NMI context: the interrupted code may hold any lock, this CPU's too.
  * So the report reads other CPUs' state lock-free (READ_ONCE), takes the
  * timer and thread-table locks only if they come free soon, and prints
- * through console_nmi_begin(), which never waits for ever either. An NMI
- * is also a wake-up: a CPU halted in idle returns to its idle loop after
- * it, which may end the very hang shown (a lost kick, for one).
+ * through console_nmi_begin(), which never waits for ever either. Once
+ * the report ends, a CPU halted in idle returns to its idle loop, which
+ * may end the very hang shown (a lost kick, for one).
  */
+#include "hang_report.h"
 #include "internal.h"
 #include "tick.h"
 #include "timer.h"
@@ -38,6 +42,8 @@
  * same NMI, unless the host is not running their vCPU. */
 #define HANG_GATHER_NS		(500 * NSEC_PER_MSEC)
 #define HANG_BURST_GAP_NS	(2 * NSEC_PER_SEC)
+/* Bounded: a reporter that dies must not keep every CPU in its NMI. */
+#define HANG_HOLD_NS		(10 * NSEC_PER_SEC)
 #define NO_REPORTER		(~0u)
 
 /* The CPU printing the report, claimed by cmpxchg, given back with a
@@ -45,6 +51,9 @@
  * cmpxchg is a full barrier, so it then sees burst_end_ns. */
 static u32 reporter = NO_REPORTER;
 static u64 burst_end_ns;
+/* NMIs of no known reason taken, counted by each CPU before it returns
+ * (atomic add; READ_ONCE). */
+static u64 nmis;
 /* Each CPU's place at its last such NMI, and when (see note_place()). */
 static uptr noted_ip[MAX_CPUS];
 static u64 noted_ns[MAX_CPUS];
@@ -72,6 +81,15 @@ static void gather_notes(u64 since)
 	for_each_online_cpu(cpu)
 		while (!noted_since(cpu, since) && clock_ns() < deadline)
 			arch_cpu_relax();
+}
+
+/* A CPU that does not print: back to what it did only once the report
+ * is out (see above). */
+static void wait_for_report(u64 start)
+{
+	while (READ_ONCE(reporter) != NO_REPORTER &&
+	       clock_ns() < start + HANG_HOLD_NS)
+		arch_cpu_relax();
 }
 
 /* The clock event, and what the CPU's tick waits for besides. */
@@ -177,15 +195,25 @@ static void print_report(unsigned int me, u64 since)
 	u64 now = clock_ns();
 	unsigned int cpu;
 	bool locked = console_nmi_begin();
+	char where[64];
 
 	pr_err("hang: report by cpu%u, for an NMI of no known reason%s\n", me,
 	       locked ? "" : " (console busy: lines may mix)");
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		show_cpu(cpu, now, since);
-	if (!thread_table_try_walk(show_thread, &now))
-		pr_err("hang: thread table locked, threads not shown\n");
-	rcu_show_gp_state();
-	srcu_show_state();
+	/* Before kernel_init() brings the boot CPU online, the timers and
+	 * threads may not be set up: only this CPU's place is known. */
+	if (!READ_ONCE(nr_cpus_online)) {
+		pr_err("hang: early in boot, at %s: nothing else to show\n",
+		       ksym_format(where, sizeof(where),
+				   READ_ONCE(noted_ip[me])));
+	} else {
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			show_cpu(cpu, now, since);
+		if (!thread_table_try_walk(show_thread, &now))
+			pr_err("hang: thread table locked, threads not "
+			       "shown\n");
+		rcu_show_gp_state();
+		srcu_show_state();
+	}
 	pr_err(HANG_END_LINE "\n");
 	console_nmi_end();
 }
@@ -204,8 +232,11 @@ void hang_report_nmi(uptr ip)
 	u64 since = start - MIN(start, HANG_GATHER_NS);
 
 	note_place(cpu, ip, start);
-	if (cmpxchg(&reporter, NO_REPORTER, cpu) != NO_REPORTER)
+	atomic_add_relaxed(&nmis, 1);
+	if (cmpxchg(&reporter, NO_REPORTER, cpu) != NO_REPORTER) {
+		wait_for_report(start);
 		return;
+	}
 	if (!READ_ONCE(burst_end_ns) ||
 	    start > READ_ONCE(burst_end_ns) + HANG_BURST_GAP_NS) {
 		gather_notes(since);
@@ -214,4 +245,9 @@ void hang_report_nmi(uptr ip)
 	}
 	/* Release: burst_end_ns before the next claim; see reporter. */
 	smp_store_release(&reporter, NO_REPORTER);
+}
+
+u64 hang_report_nmis(void)
+{
+	return READ_ONCE(nmis);
 }
