@@ -26,4 +26,9 @@ void tick_interrupt(void);
 /* From the console's interrupt handler, when input has arrived. */
 void console_input_arrived(void);
 
+/* An NMI of no known reason, at ip: the outside (QEMU's monitor, at a
+ * boot's timeout) asks what the kernel waits on (kernel/sched/
+ * hang_report.c). From NMI context, on every CPU the NMI reached. */
+void hang_report_nmi(uptr ip);
+
 #endif

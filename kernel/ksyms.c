@@ -5,6 +5,7 @@
  * the text, so adding it moves no function.
  */
 #include "ksyms.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 /* Sorted by address; names are NUL-separated in ksym_names. */
@@ -46,4 +47,13 @@ uptr ksym_address(const char *name)
 		if (strcmp(&ksym_names[ksym_name_offsets[i]], name) == 0)
 			return ksym_addresses[i];
 	return 0;
+}
+
+const char *ksym_format(char *buf, size_t len, uptr addr)
+{
+	uptr off = 0, size = 0;
+	const char *sym = ksym_lookup(addr, &off, &size);
+
+	ksnprintf(buf, len, "%s+%#lx", sym ? sym : "?", off);
+	return buf;
 }

@@ -8,6 +8,9 @@
  * function's size; NULL if addr is outside the kernel's text. */
 const char *ksym_lookup(uptr addr, uptr *offset, uptr *size);
 
+/* "name+0xoff" for a code address (or "?+0xoff"), into buf; returns buf. */
+const char *ksym_format(char *buf, size_t len, uptr addr);
+
 /* Address of a function by name, 0 if unknown (tests use it). */
 uptr ksym_address(const char *name);
 

@@ -38,9 +38,30 @@ static char boot_log_storage[BOOT_LOG_SIZE];
 static struct line_ring boot_log_ring;
 static bool boot_log_open = true;
 
+/* The CPU printing a report from NMI context (console_nmi_begin()), or
+ * NO_NMI_PRINTER. Only that CPU stores its own number here, so another
+ * CPU never mistakes itself for it. */
+#define NO_NMI_PRINTER	(~0u)
+static unsigned int nmi_printer = NO_NMI_PRINTER;
+static bool nmi_printer_locked;	/* it holds console_lock */
+
 static unsigned int loglevel = LOG_INFO;
 CMDLINE_UINT("loglevel", loglevel, 0, 7,
 	     "console shows messages up to this level, 7 = debug");
+
+/* Which CPU is printing: before the per-CPU areas exist GS is 0, and
+ * reading %gs:... would fault, so early messages say cpu0. */
+static unsigned int printing_cpu(void)
+{
+	return percpu_areas[0].self ? this_cpu_id() : 0;
+}
+
+/* Whether this CPU prints an NMI's report, which took the console lock
+ * once for all its lines, or went without it. */
+static bool nmi_printing_here(void)
+{
+	return READ_ONCE(nmi_printer) == printing_cpu();
+}
 
 /* In panic mode, wait a bounded time and then write regardless. */
 static unsigned long console_lock_acquire(void)
@@ -48,6 +69,8 @@ static unsigned long console_lock_acquire(void)
 	unsigned long flags = arch_irq_save();
 	u64 deadline;
 
+	if (nmi_printing_here())
+		return flags;
 	if (!READ_ONCE(console_panic_mode)) {
 		raw_spin_lock(&console_lock);
 		return flags;
@@ -66,8 +89,41 @@ static unsigned long console_lock_acquire(void)
 
 static void console_lock_release(unsigned long flags)
 {
-	raw_spin_unlock(&console_lock);
+	if (!nmi_printing_here())
+		raw_spin_unlock(&console_lock);
 	arch_irq_restore(flags);
+}
+
+/**
+ * console_nmi_begin - print from NMI context until console_nmi_end()
+ *
+ * The interrupted code may hold the console lock (or the log's) on this
+ * very CPU, so an NMI must never wait for it: this tries for a bounded
+ * time, and the NMI's lines then go out under it, or without it (they
+ * may then mix with another CPU's line) if it stayed busy. Unlike panic
+ * mode, the lock is never broken: the interrupted holder still owns it.
+ * Context: NMI, one CPU at a time.
+ * Return: whether the lines go out under the lock.
+ */
+bool console_nmi_begin(void)
+{
+	u64 deadline = clock_ns() + PANIC_LOCK_WAIT_NS;
+	bool locked;
+
+	while (!(locked = raw_spin_trylock(&console_lock)) &&
+	       clock_ns() < deadline)
+		arch_cpu_relax();
+	nmi_printer_locked = locked;
+	WRITE_ONCE(nmi_printer, printing_cpu());
+	return locked;
+}
+
+/* The end of what console_nmi_begin() began. */
+void console_nmi_end(void)
+{
+	WRITE_ONCE(nmi_printer, NO_NMI_PRINTER);
+	if (nmi_printer_locked)
+		raw_spin_unlock(&console_lock);
 }
 
 u64 console_output_count(void)
@@ -118,16 +174,30 @@ void console_printf(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void push_line(const char *line, size_t len)
+{
+	line_ring_push(&log_ring, line, len);
+	if (boot_log_open)
+		line_ring_push(&boot_log_ring, line, len);
+}
+
 static void log_store(const char *line, size_t len)
 {
 	unsigned long flags;
 
 	if (!log_ready)
 		return;
+	/* An NMI's line is kept only if the log is free: the code the NMI
+	 * interrupted may hold its lock. */
+	if (nmi_printing_here()) {
+		if (!raw_spin_trylock(&log_lock))
+			return;
+		push_line(line, len);
+		raw_spin_unlock(&log_lock);
+		return;
+	}
 	flags = spin_lock_irqsave(&log_lock);
-	line_ring_push(&log_ring, line, len);
-	if (boot_log_open)
-		line_ring_push(&boot_log_ring, line, len);
+	push_line(line, len);
 	spin_unlock_irqrestore(&log_lock, flags);
 }
 
@@ -148,13 +218,6 @@ void printk_boot_done(void)
 
 	boot_log_open = false;
 	spin_unlock_irqrestore(&log_lock, flags);
-}
-
-/* Which CPU is printing: before the per-CPU areas exist GS is 0, and
- * reading %gs:... would fault, so early messages say cpu0. */
-static unsigned int printing_cpu(void)
-{
-	return percpu_areas[0].self ? this_cpu_id() : 0;
 }
 
 void vprintk_level(int level, const char *fmt, va_list ap)

@@ -44,6 +44,9 @@ u64 console_output_count(void);
 /* For the panic path: stop honouring the console lock after a short wait,
  * since the CPU that held it may have died holding it. */
 void console_enter_panic_mode(void);
+/* For a report printed in NMI context: see printk.c. */
+bool console_nmi_begin(void);
+void console_nmi_end(void);
 
 enum log_kind {
 	LOG_RECENT,	/* the newest messages, boot's included */

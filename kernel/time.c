@@ -12,6 +12,7 @@
 #include "init.h"
 #include "arch.h"
 #include "lib/compiler.h"
+#include "lib/format.h"
 
 static u64 tsc_at_boot;
 static u64 tsc_hz_measured;
@@ -63,4 +64,26 @@ void udelay(u64 us)
 
 	while ((s64)(arch_read_tsc() - end) < 0)
 		arch_cpu_relax();
+}
+
+/**
+ * format_ms_from_now - a moment as reports show it, relative to now
+ * @buf: where to write, @size bytes
+ * @when_ns: the moment (clock_ns())
+ * @now_ns: now
+ *
+ * "in 3 ms" or "12000 ms ago": a reader of a hang report compares
+ * moments with each other and with now, never with the time since boot.
+ * Return: buf.
+ */
+const char *format_ms_from_now(char *buf, size_t size, u64 when_ns,
+			       u64 now_ns)
+{
+	if (when_ns >= now_ns)
+		ksnprintf(buf, size, "in %llu ms",
+			  (when_ns - now_ns) / NSEC_PER_MSEC);
+	else
+		ksnprintf(buf, size, "%llu ms ago",
+			  (now_ns - when_ns) / NSEC_PER_MSEC);
+	return buf;
 }

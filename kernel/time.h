@@ -14,6 +14,9 @@ u64 clock_tsc_hz(void);
 u64 tsc_to_ns(u64 cycles);
 u64 clock_ns_to_tsc(u64 ns);
 void udelay(u64 us);
+/* "in 3 ms" or "12000 ms ago", for reports; returns buf. */
+const char *format_ms_from_now(char *buf, size_t size, u64 when_ns,
+			       u64 now_ns);
 
 extern unsigned int hz;		/* timer ticks per second (hz=) */
 

@@ -23,6 +23,7 @@
 
 #define SVR_ENABLE		(1u << 8)
 #define LVT_MASKED		(1u << 16)
+#define LVT_DELIVER_NMI		(4u << 8)
 #define LVT_TIMER_PERIODIC	(1u << 17)
 #define LVT_TIMER_TSC_DEADLINE	(2u << 17)
 #define CPUID_1_ECX_TSC_DEADLINE (1u << 24)
@@ -58,11 +59,16 @@ const char *lapic_mode_name(void)
 	return ops->name;
 }
 
+/* LINT1 delivers an NMI on every CPU, not only on the boot CPU as the
+ * firmware leaves it: QEMU's monitor command `nmi` (tests/boot, at a
+ * timeout) raises LINT1 on each vCPU, and the hang report wants each
+ * CPU's place. */
 void lapic_init_cpu(void)
 {
 	ops->enable();
 	ops->write(LAPIC_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
 	ops->write(LAPIC_LVT_LINT0, LVT_MASKED);
+	ops->write(LAPIC_LVT_LINT1, LVT_DELIVER_NMI);
 	ops->write(LAPIC_LVT_ERROR, LVT_MASKED);
 	ops->write(LAPIC_LVT_TIMER, LVT_MASKED);
 }

@@ -1,9 +1,12 @@
 /*
  * NMIs reach a CPU even with interrupts off, so they are how a panicking
  * CPU stops the others and how a stall warning asks a stuck CPU where it
- * is. The reason is a per-CPU flag set before the NMI is sent.
+ * is. The reason is a per-CPU flag set before the NMI is sent. An NMI
+ * with no reason set comes from outside (QEMU's `nmi`, on LINT1): the
+ * kernel's hang report.
  */
 #include "nmi.h"
+#include "kernel/entry.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "lib/atomic.h"
@@ -24,10 +27,17 @@ void nmi_request_backtrace(unsigned int cpu)
 
 void nmi_handle(struct trap_frame *f)
 {
-	unsigned int cpu = this_cpu_id();
+	unsigned int cpu;
+	u32 reasons;
+
+	/* From outside, early in boot: no CPU number to read yet, and no
+	 * request of ours can be pending. */
+	if (!arch_percpu_ready())
+		return;
+	cpu = this_cpu_id();
 	/* The flag was set (a locked RMW) before the sender's ICR write;
 	 * this exchange sees it. */
-	u32 reasons = xchg(&nmi_reasons[cpu], 0);
+	reasons = xchg(&nmi_reasons[cpu], 0);
 
 	if (reasons & NMI_BACKTRACE) {
 		pr_emerg("NMI backtrace for cpu%u:\n", cpu);
@@ -38,6 +48,5 @@ void nmi_handle(struct trap_frame *f)
 		arch_halt_forever();
 	}
 	if (!reasons)
-		pr_warn("cpu%u: NMI for no known reason at %016llx; ignored\n",
-			cpu, f->rip);
+		hang_report_nmi(f->rip);
 }

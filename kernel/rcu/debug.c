@@ -10,7 +10,6 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "lib/atomic.h"
-#include "lib/format.h"
 #include "lib/rculist.h"
 
 void rcu_read_unlock_underflow(void)
@@ -39,16 +38,6 @@ void rcu_list_check(bool cond, const char *file, int line)
 }
 
 #if KERNEL_DEBUG
-/* "name+0xoff" for a code address, into buf. */
-static const char *where(unsigned long ip, char *buf, size_t len)
-{
-	uptr off = 0, size = 0;
-	const char *sym = ksym_lookup(ip, &off, &size);
-
-	ksnprintf(buf, len, "%s+%#lx", sym ? sym : "?", off);
-	return buf;
-}
-
 bool rcu_head_debug_queue(struct rcu_head *head, unsigned long caller)
 {
 	char first[64], again[64];
@@ -63,8 +52,9 @@ bool rcu_head_debug_queue(struct rcu_head *head, unsigned long caller)
 	}
 	pr_err("BUG: rcu_head %p queued again while still queued: first by "
 	       "%s, again by %s; the second is ignored\n", head,
-	       where(READ_ONCE(head->debug_caller), first, sizeof(first)),
-	       where(caller, again, sizeof(again)));
+	       ksym_format(first, sizeof(first),
+			   READ_ONCE(head->debug_caller)),
+	       ksym_format(again, sizeof(again), caller));
 	arch_dump_stack();
 	return false;
 }
@@ -87,8 +77,8 @@ bool rcu_head_check_free(const void *ptr, size_t size)
 			continue;
 		pr_err("BUG: kfree(%p) of an object holding an rcu_head still "
 		       "queued (at %p, by %s); the object is not freed\n",
-		       ptr, head, where(READ_ONCE(head->debug_caller), by,
-					sizeof(by)));
+		       ptr, head, ksym_format(by, sizeof(by),
+					      READ_ONCE(head->debug_caller)));
 		arch_dump_stack();
 		clean = false;
 	}

@@ -129,6 +129,9 @@ unsigned long start_poll_synchronize_srcu(struct srcu_struct *ssp);
 bool poll_state_synchronize_srcu(struct srcu_struct *ssp,
 				 unsigned long cookie);
 
+/* The srcu_gp thread's work on the console, lock-free: hang reports. */
+void srcu_show_state(void);
+
 /* Boot: start the "srcu_gp" thread (after rcu_start_kthreads()). */
 void srcu_start_kthread(void);
 

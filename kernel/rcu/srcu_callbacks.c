@@ -11,6 +11,7 @@
 #include "srcu_internal.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/waitqueue.h"
@@ -23,6 +24,11 @@ static DEFINE_WAIT_QUEUE(srcu_gp_wq);
 /* Held by the thread while it serves a domain, so that
  * cleanup_srcu_struct() can wait until it is done with one. */
 static DEFINE_MUTEX(serving_mutex);
+/* The domain the thread serves now, or NULL: stored under serving_mutex
+ * (WRITE_ONCE), read lock-free by srcu_show_state() (READ_ONCE).
+ * cleanup_srcu_struct() waits for serving_mutex, so a domain shown here
+ * is alive but for a report racing with its very teardown. */
+static struct srcu_struct *serving;
 
 /* Caller holds ssp->cb_lock. */
 void srcu_request_gp(struct srcu_struct *ssp, unsigned long cookie)
@@ -144,10 +150,38 @@ static void srcu_gp_thread_fn(void *unused)
 		wait_event(&srcu_gp_wq, !list_empty(&pending_domains));
 		mutex_lock(&serving_mutex);
 		ssp = next_pending();
+		WRITE_ONCE(serving, ssp);
 		if (ssp)
 			serve(ssp);
+		WRITE_ONCE(serving, NULL);
 		mutex_unlock(&serving_mutex);
 	}
+}
+
+/**
+ * srcu_show_state - the srcu_gp thread's work, for reports of a hang
+ *
+ * The domain it serves (its grace period's sequence, what was asked for,
+ * the bank readers count in), and whether more wait. A thread in
+ * synchronize_srcu() shows its own wait in the thread list (wchan.h).
+ * Context: any, NMI included: lock-free reads, each untorn.
+ */
+void srcu_show_state(void)
+{
+	struct srcu_struct *ssp = READ_ONCE(serving);
+	/* The list head's next pointer alone: empty or not. */
+	bool more = READ_ONCE(pending_domains.next) != &pending_domains;
+
+	if (!ssp) {
+		pr_err("srcu: srcu_gp serves no domain; %s\n",
+		       more ? "domains wait for it" : "none waits");
+		return;
+	}
+	pr_err("srcu: srcu_gp serves %s: gp_seq %lu (%s), needed %lu, readers "
+	       "count in bank %lu; %s\n", ssp->name, READ_ONCE(ssp->gp_seq),
+	       READ_ONCE(ssp->gp_seq) & 1 ? "running" : "idle",
+	       READ_ONCE(ssp->gp_seq_needed), READ_ONCE(ssp->idx) & 1,
+	       more ? "other domains wait" : "no other waits");
 }
 
 void srcu_forget(struct srcu_struct *ssp)

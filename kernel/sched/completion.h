@@ -49,6 +49,8 @@ static inline bool try_consume(struct completion *c)
 
 static inline void wait_for_completion(struct completion *c)
 {
+	wchan_begin(&current_thread()->wchan, WCHAN_COMPLETION, c, _THIS_IP_,
+		    0);
 	wait_event(&c->wq, try_consume(c));
 }
 

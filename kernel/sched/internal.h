@@ -74,6 +74,10 @@ struct thread *thread_alloc(const char *name);
 void thread_entry(void *self);
 void table_add(struct thread *t);
 void set_allowed(struct thread *t, const struct cpumask *allowed);
+/* The thread table for the hang report (thread.c). */
+bool thread_table_try_walk(void (*fn)(struct thread *t, void *arg),
+			   void *arg);
+bool thread_in_table(const struct thread *p);
 /* Pull one thread from the busiest CPU; interrupts must be off. */
 bool sched_balance(unsigned int cpu, bool idle);
 /* Pull a real-time thread that waits elsewhere and would run at once

@@ -25,6 +25,7 @@ void mutex_lock(struct mutex *m)
 
 	if (READ_ONCE(m->owner) == me)
 		panic("BUG: mutex_lock: %s already holds this mutex", me->name);
+	wchan_begin(&me->wchan, WCHAN_MUTEX, m, WCHAN_CALLER, 0);
 	wait_event(&m->wq, try_take(m, me));
 }
 

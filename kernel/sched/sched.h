@@ -21,6 +21,7 @@
 
 #include "preempt.h"
 #include "spinlock.h"
+#include "wchan.h"
 #include "kernel/cpumask.h"
 #include "kernel/mm/kstack.h"
 #include "lib/list.h"
@@ -83,6 +84,7 @@ struct thread {
 	u64 rcu_boosted_ns;		/* when, for the stall report */
 #endif
 	struct wait_queue *join_queue;
+	struct wchan wchan;		/* while it waits: wchan.h */
 };
 
 struct rcu_node;

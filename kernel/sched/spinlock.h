@@ -104,6 +104,20 @@ static inline void raw_spin_unlock(spinlock_t *l) __releases(l)
 	smp_store_release(&l->owner, (u16)(l->owner + 1));
 }
 
+/* For code that may have interrupted the holder on this very CPU (an
+ * NMI's report): try up to `tries` times, pausing between, then give
+ * up rather than wait for ever. */
+static inline bool raw_spin_trylock_bounded(spinlock_t *l,
+					    unsigned int tries)
+{
+	while (!raw_spin_trylock(l)) {
+		if (!tries--)
+			return false;
+		arch_cpu_relax();
+	}
+	return true;
+}
+
 static inline bool spin_is_locked(spinlock_t *l)
 {
 	return READ_ONCE(l->owner) != READ_ONCE(l->next);

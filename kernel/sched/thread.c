@@ -296,6 +296,37 @@ void sched_show_state(void)
 	spin_unlock_irqrestore(&table_lock, flags);
 }
 
+/* Tries at a busy table lock before the hang report goes without the
+ * threads: the NMI may have interrupted the holder on its own CPU. */
+#define WALK_LOCK_TRIES	100000u
+
+/* Every thread to fn, from NMI context (hang_report.c): the table lock
+ * keeps each from being freed meanwhile, taken only if it is free soon.
+ * False if it stayed busy and nothing was walked. */
+bool thread_table_try_walk(void (*fn)(struct thread *t, void *arg),
+			   void *arg)
+{
+	struct thread *t;
+
+	if (!raw_spin_trylock_bounded(&table_lock, WALK_LOCK_TRIES))
+		return false;
+	list_for_each_entry(t, &all_threads, all_link)
+		fn(t, arg);
+	raw_spin_unlock(&table_lock);
+	return true;
+}
+
+/* Whether p is a live thread; within thread_table_try_walk() only. */
+bool thread_in_table(const struct thread *p)
+{
+	const struct thread *t;
+
+	list_for_each_entry(t, &all_threads, all_link)
+		if (t == p)
+			return true;
+	return false;
+}
+
 /* For a CPU going offline, its queue lock held: every movable thread
  * asleep on it gets the home new_home() picks, so that its wake-up queues
  * it there. A thread that is neither queued nor running can only change

@@ -26,8 +26,8 @@
  * must happen while a CPU sleeps is a timer, or an IPI to that CPU.
  *
  * All of a CPU's state here is its own, touched with interrupts off on
- * that CPU; others read it only for statistics (READ_ONCE, paired with
- * the WRITE_ONCE stores here).
+ * that CPU; others read it only for statistics and the hang report
+ * (READ_ONCE, paired with the WRITE_ONCE stores here).
  */
 #include "tick.h"
 #include "internal.h"
@@ -98,7 +98,7 @@ void tick_start_cpu(void)
 		return;
 	}
 	WRITE_ONCE(tc->stopped, false);
-	tc->next_tick_ns = clock_ns() + tick_period_ns();
+	WRITE_ONCE(tc->next_tick_ns, clock_ns() + tick_period_ns());
 	arch_clockevent_start();
 	program(tc, tc->next_tick_ns);
 }
@@ -118,8 +118,9 @@ void tick_interrupt(void)
 	struct tick_cpu *tc = &tick_cpus[this_cpu_id()];
 
 	if (nohz_enabled && !tc->stopped) {
-		tc->next_tick_ns = next_on_grid(tc->next_tick_ns +
-						tick_period_ns(), clock_ns());
+		WRITE_ONCE(tc->next_tick_ns,
+			   next_on_grid(tc->next_tick_ns + tick_period_ns(),
+					clock_ns()));
 		program(tc, tc->next_tick_ns);
 	} else if (nohz_enabled) {
 		WRITE_ONCE(tc->programmed_ns, 0);
@@ -127,7 +128,7 @@ void tick_interrupt(void)
 	/* timer_tick() runs RCU's work, ticking or not: a moment set by an
 	 * idle pass that kept the tick (tick_idle_stop()) is spent too, or
 	 * once past it would keep this CPU from ever stopping its tick. */
-	tc->rcu_wake_ns = 0;
+	WRITE_ONCE(tc->rcu_wake_ns, 0);
 	timer_tick();
 }
 
@@ -138,11 +139,11 @@ static u64 next_event_ns(struct tick_cpu *tc, u64 now, u64 rcu_sleep_ns)
 	u64 next = timer_next_expiry();
 
 	if (rcu_sleep_ns == U64_MAX) {
-		tc->rcu_wake_ns = 0;
+		WRITE_ONCE(tc->rcu_wake_ns, 0);
 		return next;
 	}
 	if (!tc->rcu_wake_ns)
-		tc->rcu_wake_ns = now + rcu_sleep_ns;
+		WRITE_ONCE(tc->rcu_wake_ns, now + rcu_sleep_ns);
 	return MIN(next, tc->rcu_wake_ns);
 }
 
@@ -215,8 +216,8 @@ void tick_idle_restart(void)
 		return;
 	WRITE_ONCE(tc->skipped, skipped_so_far(cpu, tc));
 	WRITE_ONCE(tc->stopped, false);
-	tc->rcu_wake_ns = 0;
-	tc->next_tick_ns = clock_ns() + tick_period_ns();
+	WRITE_ONCE(tc->rcu_wake_ns, 0);
+	WRITE_ONCE(tc->next_tick_ns, clock_ns() + tick_period_ns());
 	program(tc, tc->next_tick_ns);
 }
 
@@ -229,4 +230,6 @@ void tick_cpu_stats(unsigned int cpu, struct tick_cpu_stats *out)
 	out->stops = READ_ONCE(tc->stops);
 	out->stopped = READ_ONCE(tc->stopped);
 	out->programmed_ns = READ_ONCE(tc->programmed_ns);
+	out->next_tick_ns = READ_ONCE(tc->next_tick_ns);
+	out->rcu_wake_ns = READ_ONCE(tc->rcu_wake_ns);
 }

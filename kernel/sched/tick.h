@@ -15,6 +15,8 @@ struct tick_cpu_stats {
 	u64 stops;		/* times the tick stopped */
 	bool stopped;		/* stopped now */
 	u64 programmed_ns;	/* the clock event's moment; 0 = none */
+	u64 next_tick_ns;	/* while ticking: the next tick's moment */
+	u64 rcu_wake_ns;	/* while stopped: RCU's next; 0 = none */
 };
 
 void tick_start_cpu(void);

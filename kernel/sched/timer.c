@@ -168,6 +168,31 @@ u64 timer_next_expiry(void)
 	return next;
 }
 
+/* Tries at a busy timer lock before the hang report gives up on a list:
+ * its holder may be the code the report's NMI interrupted. */
+#define PEEK_LOCK_TRIES	100000u
+
+int timer_peek_pending(unsigned int cpu, struct timer_peek *out,
+		       unsigned int max)
+{
+	struct timer_base *b = &bases[cpu];
+	struct timer *t;
+	int n = 0;
+
+	if (!raw_spin_trylock_bounded(&b->lock, PEEK_LOCK_TRIES))
+		return -1;
+	list_for_each_entry(t, &b->pending, link) {
+		if ((unsigned int)n < max) {
+			out[n].expires_ns = t->expires_ns;
+			out[n].fn = t->fn;
+			out[n].arg = t->arg;
+		}
+		n++;
+	}
+	raw_spin_unlock(&b->lock);
+	return n;
+}
+
 /* From the tick, interrupts off. A callback that rearms goes back on the
  * list once it returns; one whose new expiry has already passed runs
  * again at the next tick, not in this loop. */
@@ -232,9 +257,12 @@ static void sleeper_prepare(void *arg)
 		WRITE_ONCE(s->thread->state, THREAD_SLEEPING);
 }
 
-void sleep_ns(u64 ns)
+/* sleep_ns() and sleep_ms(), which say who called them, for the wait
+ * channel. */
+static void sleep_from(u64 ns, uptr caller)
 {
 	struct sleeper s = { .thread = current_thread() };
+	u64 deadline;
 
 	s.timer.fn = sleeper_wake;
 	s.timer.arg = &s;
@@ -244,7 +272,9 @@ void sleep_ns(u64 ns)
 	 * leave. */
 	if (preempt_count() || !arch_irqs_enabled())
 		return;
-	timer_add(&s.timer, clock_ns() + ns);
+	deadline = clock_ns() + ns;
+	wchan_begin(&s.thread->wchan, WCHAN_SLEEP, &s.timer, caller, deadline);
+	timer_add(&s.timer, deadline);
 	for (;;) {
 		timer_with_lock(&s.timer, sleeper_prepare, &s);
 		if (s.done)
@@ -252,11 +282,17 @@ void sleep_ns(u64 ns)
 		schedule();
 	}
 	WRITE_ONCE(s.thread->state, THREAD_RUNNABLE);
+	wchan_end(&s.thread->wchan);
+}
+
+void sleep_ns(u64 ns)
+{
+	sleep_from(ns, WCHAN_CALLER);
 }
 
 void sleep_ms(u64 ms)
 {
-	sleep_ns(ms * NSEC_PER_MSEC);
+	sleep_from(ms * NSEC_PER_MSEC, WCHAN_CALLER);
 }
 
 /* For a CPU going offline, from its idle thread with interrupts off:

@@ -38,6 +38,18 @@ void timer_rearm(struct timer *t, u64 expires_ns);
 /* CPU hotplug: the timers of an outgoing CPU move to cpu `to`. */
 void timer_migrate_away(unsigned int cpu, unsigned int to);
 void timer_cpu_online(unsigned int cpu);
+/* What the hang report shows of a pending timer. */
+struct timer_peek {
+	u64 expires_ns;
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+/* The first max timers pending on cpu, soonest first, into out; returns
+ * how many are pending in all, or -1 if its timer lock stayed busy.
+ * Takes the lock only if it is free soon: from NMI context. */
+int timer_peek_pending(unsigned int cpu, struct timer_peek *out,
+		       unsigned int max);
 /* Run fn(arg) under the timer lock of the CPU that owns t. */
 void timer_with_lock(struct timer *t, void (*fn)(void *arg), void *arg);
 

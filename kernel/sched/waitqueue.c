@@ -14,6 +14,7 @@ void prepare_to_wait(struct wait_queue *wq, struct wait_entry *w)
 	if (w->thread != t) {
 		w->thread = t;
 		list_add_tail(&w->link, &wq->waiters);
+		wchan_begin(&t->wchan, WCHAN_WAIT_QUEUE, wq, WCHAN_CALLER, 0);
 	}
 	WRITE_ONCE(t->state, THREAD_SLEEPING);
 	spin_unlock_irqrestore(&wq->lock, flags);
@@ -24,6 +25,7 @@ void finish_wait(struct wait_queue *wq, struct wait_entry *w)
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
 	WRITE_ONCE(w->thread->state, THREAD_RUNNABLE);
+	wchan_end(&w->thread->wchan);
 	list_del(&w->link);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
