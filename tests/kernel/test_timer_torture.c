@@ -60,7 +60,7 @@ struct tt_driver {
 	struct prng rng;
 	struct tt_counts counts;
 	unsigned int cpu, workers, cycles, hotplug_errors, shots, moved;
-	unsigned int wrong;
+	unsigned int probes_wrong, wrong;
 };
 
 /* The workers' slots, then one last shot per CPU, the probe of offline
@@ -188,7 +188,8 @@ static unsigned int tt_victim(struct tt_driver *d)
 	return c >= d->cpu && d->cpu ? c + 1 : c;
 }
 
-/* timer_add_on() for an offline CPU must queue the timer here. */
+/* timer_add_on() for an offline CPU must queue the timer here; the
+ * first time it does not is named, the others counted. */
 static void tt_probe_offline(struct tt_driver *d, unsigned int cpu)
 {
 	struct tt_slot *s = &tt_slots[TT_PROBE];
@@ -200,7 +201,7 @@ static void tt_probe_offline(struct tt_driver *d, unsigned int cpu)
 	tt_slot_arm(s, (int)cpu, tt_pick_deadline(&d->rng, clock_ns()), 0,
 		    &d->counts);
 	on = READ_ONCE(s->timer.cpu);
-	if (on != d->cpu)
+	if (on != d->cpu && !d->probes_wrong++)
 		ktest_fail(d->t, __FILE__, __LINE__,
 			   "timer_add_on() for offline cpu%u queued the timer "
 			   "on cpu%u, expected the caller's cpu%u", cpu, on,
@@ -384,6 +385,7 @@ KTEST_TIMEOUT(timers, torture, TT_TIMEOUT_MS)
 		       c->cancel_missed, d.workers, tt_rounds, d.cycles,
 		       d.shots, d.moved);
 	KEXPECT_EQ(d.hotplug_errors, 0u);
+	KEXPECT_EQ(d.probes_wrong, 0u);
 	KEXPECT_EQ(d.wrong, 0u);
 	KEXPECT_EQ(c->fired + c->cancelled, c->local + c->remote);
 }

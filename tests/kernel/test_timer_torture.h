@@ -37,7 +37,8 @@ struct tt_slot {
 	 * are written by whoever claimed it (cmpxchg on `bad`). */
 	const char *bad;
 	u64 bad_deadline, bad_now;
-	unsigned int bad_cpu, bad_fires, bad_expected;
+	unsigned int bad_cpu, bad_fires, bad_expected, bad_from;
+	int bad_target;
 };
 
 /* Deadlines: 0 to TT_MAX_DELAY_NS ahead, one in eight up to 1 ms past. */

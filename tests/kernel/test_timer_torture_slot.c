@@ -34,6 +34,8 @@ void tt_slot_mark_bad(struct tt_slot *s, const char *what, u64 now)
 	s->bad_cpu = this_cpu_id();
 	s->bad_fires = READ_ONCE(s->fires);
 	s->bad_expected = s->expected;
+	s->bad_from = s->from_cpu;
+	s->bad_target = s->target;
 }
 
 u64 tt_pick_deadline(struct prng *r, u64 now)
@@ -159,15 +161,13 @@ static void tt_look(struct tt_slot *s, struct tt_where *w)
 static const char *tt_why_stuck(const struct tt_where *w, u64 now,
 				struct tick_cpu_stats *ts)
 {
-	ts->stopped = false;
-	ts->programmed_ns = 0;
+	tick_cpu_stats(w->cpu, ts);
 	if (!w->pending)
 		return "neither pending nor fired: dropped from its list";
 	if (cpu_is_parked(w->cpu))
 		return "pending on a CPU that is offline";
 	if (w->expires_ns > now)
 		return NULL;
-	tick_cpu_stats(w->cpu, ts);
 	if (ts->stopped &&
 	    (!ts->programmed_ns || ts->programmed_ns > w->expires_ns) &&
 	    !READ_ONCE(cpu_area(w->cpu)->need_resched))
@@ -199,14 +199,15 @@ static unsigned int tt_missing(struct tt_slot *slots, unsigned int n,
 }
 
 /* "worker 3 slot 1, armed from cpu2 with timer_add_on() for cpu1" */
-static void tt_describe(const struct tt_slot *s, char *buf, size_t size)
+static void tt_describe(const struct tt_slot *s, unsigned int from,
+			int target, char *buf, size_t size)
 {
-	if (s->target < 0)
+	if (target < 0)
 		ksnprintf(buf, size, "%s, armed with timer_add() on cpu%u",
-			  s->name, s->from_cpu);
+			  s->name, from);
 	else
 		ksnprintf(buf, size, "%s, armed from cpu%u with timer_add_on() "
-			  "for cpu%d", s->name, s->from_cpu, s->target);
+			  "for cpu%d", s->name, from, target);
 }
 
 /* False if it fired after all, since the last look. */
@@ -225,7 +226,7 @@ static bool tt_report_missing(struct ktest_context *t, struct tt_slot *s)
 	why = tt_why_stuck(&w, now, &ts);
 	if (ts.programmed_ns)
 		ksnprintf(event, sizeof(event), "at %llu ns", ts.programmed_ns);
-	tt_describe(s, what, sizeof(what));
+	tt_describe(s, s->from_cpu, s->target, what, sizeof(what));
 	KTEST_FAIL("timer lost: %s, due at %llu ns, now %llu ns (%llu us "
 		   "past due), fired %u of %u times; on cpu%u (tick %s, clock "
 		   "event %s): %s", what, w.expires_ns, now,
@@ -240,9 +241,9 @@ static void tt_report_bad(struct ktest_context *t, struct tt_slot *s)
 {
 	char what[96];
 
-	tt_describe(s, what, sizeof(what));
+	tt_describe(s, s->bad_from, s->bad_target, what, sizeof(what));
 	KTEST_FAIL("timer wrong: %s: %s, seen on cpu%u at %llu ns, deadline "
-		   "%llu ns, fire %u of %u", what, s->bad, s->bad_cpu,
+		   "%llu ns, after %u of %u fires", what, s->bad, s->bad_cpu,
 		   s->bad_now, s->bad_deadline, s->bad_fires, s->bad_expected);
 }
 
