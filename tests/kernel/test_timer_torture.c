@@ -14,9 +14,9 @@
  * Every timer is accounted (test_timer_torture_slot.c). The end adds
  * last shots, each where a lost kick cannot be covered by other work: a
  * timer from another CPU at each CPU idle with its tick stopped and no
- * clock event, then one moved to such a cpu0 by a CPU going down. A
- * kick lost there leaves a timer that nothing will ever run, and the
- * final account names it.
+ * clock event due, then, one at a time, timers moved to such a cpu0 by
+ * a CPU going down. A kick lost there leaves a timer that nothing will
+ * ever run, and the final account names it.
  */
 #include "test_timer_torture.h"
 #include "kernel/hotplug.h"
@@ -46,7 +46,10 @@
  * shots, each alone. */
 #define TT_MOVE_SHOT_NS		(200 * NSEC_PER_MSEC)
 #define TT_MOVED_SHOTS		4u
-#define TT_TIMEOUT_MS		240000
+/* A run takes seconds; a lost timer is named within about ten. Under
+ * the boot's own timeout (120 s), so that a hang that stops the
+ * watchdog's timer too is still the harness's to report. */
+#define TT_TIMEOUT_MS		90000
 
 struct tt_worker {
 	struct thread *thread;
@@ -67,7 +70,8 @@ struct tt_driver {
 };
 
 /* The workers' slots, then one last shot per CPU, the probe of offline
- * CPUs and the moved shot: static, so never freed under a callback. */
+ * CPUs and the moved shot (armed again for each of TT_MOVED_SHOTS):
+ * static, so never freed under a callback. */
 #define TT_SHOT0		(TT_MAX_WORKERS * TT_SLOTS)
 #define TT_PROBE		(TT_SHOT0 + MAX_CPUS)
 #define TT_MOVED		(TT_PROBE + 1)
