@@ -162,6 +162,9 @@ void arch_send_ipi_all_others(unsigned int ipi);
 void arch_stop_other_cpus(void);
 /* Ask a CPU for its RIP and backtrace through an NMI (stall warnings). */
 void arch_backtrace_cpu(unsigned int cpu);
+/* An NMI of no known reason to every online CPU, this one included: what
+ * QEMU's monitor sends, and what asks for the hang report. */
+void arch_nmi_every_cpu(void);
 
 /* Boot, in the order kmain() calls them. */
 void arch_early_init(u64 boot_magic, u64 boot_info_phys);

@@ -98,6 +98,14 @@ void arch_backtrace_cpu(unsigned int cpu)
 	lapic_send_nmi(acpi.apic_ids[cpu]);
 }
 
+void arch_nmi_every_cpu(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		lapic_send_nmi(acpi.apic_ids[cpu]);
+}
+
 /* The first C an AP runs, on the stack smp_boot_aps() gave it. */
 static __noreturn void ap_entry(u64 cpu)
 {

@@ -247,6 +247,20 @@ void hang_report_nmi(uptr ip)
 	smp_store_release(&reporter, NO_REPORTER);
 }
 
+/**
+ * hang_report_request - print the hang report now, from inside the kernel
+ *
+ * For a watchdog that sees a wait outlast any reason (the self-test
+ * runner's, around its rcu_barrier()): the same NMI as a timed-out boot's,
+ * to every online CPU, so that the report shows each CPU's place too.
+ * Context: any, interrupts on or off; the report prints before the NMI
+ * of this CPU returns.
+ */
+void hang_report_request(void)
+{
+	arch_nmi_every_cpu();
+}
+
 u64 hang_report_nmis(void)
 {
 	return READ_ONCE(nmis);

@@ -8,5 +8,7 @@
  * its NMI returns: an NMI is a wake-up too, and a test that waits for a
  * lost one can tell that such an NMI ended its wait. */
 u64 hang_report_nmis(void);
+/* Print the hang report now: for a watchdog of the kernel's own. */
+void hang_report_request(void);
 
 #endif

@@ -10,8 +10,42 @@
 #include "ktest_leak.h"
 #include "kernel/fs/dcache.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
+#include "kernel/sched/hang_report.h"
+#include "kernel/sched/timer.h"
+#include "kernel/time.h"
 #include "lib/format.h"
+
+/* Far beyond any rcu_barrier() of a working kernel, even on a loaded host
+ * at -smp 32, where it takes seconds at most. */
+#define BARRIER_WATCHDOG_MS	60000
+
+static void barrier_overdue(void *unused)
+{
+	(void)unused;
+	pr_err("ktest: the leak check's rcu_barrier() has not returned after "
+	       "%u s: a grace period or a callback does not end; the hang "
+	       "report follows\n", BARRIER_WATCHDOG_MS / 1000);
+	hang_report_request();
+}
+
+/*
+ * rcu_barrier() under a watchdog of its own. The leak check runs between
+ * tests, outside every test's watchdog (ktest_exec.c), so a grace period
+ * or callback that never ended hung the run there without a word: a
+ * lost wake-up at -smp 7 did, every CPU idle. Past the limit it asks for
+ * the hang report, which says what every CPU and thread waits on.
+ */
+static void rcu_barrier_watched(void)
+{
+	struct timer watchdog = { .fn = barrier_overdue };
+
+	timer_add(&watchdog, clock_ns() + BARRIER_WATCHDOG_MS * NSEC_PER_MSEC);
+	rcu_barrier();
+	/* After it returns the callback is not running: the stack is ours. */
+	timer_cancel(&watchdog);
+}
 
 void ktest_mem_measure(struct ktest_mem *m)
 {
@@ -20,12 +54,12 @@ void ktest_mem_measure(struct ktest_mem *m)
 
 	/* Callbacks queued by the test run, each CPU's open kfree_rcu()
 	 * block is queued and freed (rcu_barrier() flushes them). */
-	rcu_barrier();
+	rcu_barrier_watched();
 	/* The dentry cache keeps unused entries for later lookups: drop
 	 * them (freed after a grace period, hence the second barrier), so
 	 * a test that looked a file up is not charged for the cache. */
 	if (dcache_shrink(~0u))
-		rcu_barrier();
+		rcu_barrier_watched();
 	kmalloc_get_stats(stats);
 	for (i = 0; i < KMALLOC_NR_CLASSES; i++)
 		m->objects[i] = stats[i].objects_in_use;
