@@ -179,9 +179,9 @@ KTEST_TIMEOUT(rcu_liveness, marker_invoked_within_bounded_gps_under_flood,
 		if (after >= LIVE_BOUND_GPS) {
 			late++;
 			KTEST_FAIL("cpu%u's marker ran %lu grace periods after "
-				   "its own, the flood still going; expected "
-				   "fewer than %lu", f->cpu, after,
-				   LIVE_BOUND_GPS);
+				   "its own (the traffic went on for %lu); "
+				   "expected fewer than %lu", f->cpu, after,
+				   LIVE_BOUND_GPS, LIVE_BOUND_GPS);
 		}
 	}
 	console_printf("    # %u flooders, %lu callbacks; markers ran at most "
