@@ -43,16 +43,16 @@ struct flooder {
 	/* The flooder's own, but for invoked and invoked_at (its marker's
 	 * callback, in rcuc) and the test's reads after the join. */
 	bool marker_queued, resolved;
-	unsigned long marker_snap;	/* gp_seq once its grace period is over */
+	unsigned long marker_snap;	/* gp_seq once its own has ended */
 	unsigned long invoked_at;	/* gp_seq its callback saw */
 	bool invoked;
-	unsigned long quota_hits;	/* grace periods whose quota it filled */
+	unsigned long quota_hits;	/* grace periods it filled its quota */
 };
 
 static struct {
 	struct flooder f[MAX_CPUS];
 	unsigned int flooders;
-	unsigned int resolved;		/* markers invoked or overdue (atomic) */
+	unsigned int resolved;		/* markers run or overdue (atomic) */
 	unsigned long queued, invoked;	/* flood callbacks (atomic) */
 	bool out_of_memory;
 	bool stop;
