@@ -13,10 +13,17 @@
  * waiting for anything, up to LIVE_PER_GP in each grace period (a quota,
  * so that memory stays bounded by counts, even under a bug that invokes
  * nothing). Once the flood has run LIVE_WARMUP_GPS grace periods, each
- * flooder queues a marker and keeps flooding. Its marker must be invoked
- * before LIVE_BOUND_GPS grace periods have ended past the one it waited
- * for. Counted in the engine's completed grace periods, never in time: a
- * slow host ends fewer grace periods, and the bound moves with them.
+ * flooder queues a marker and keeps flooding. Its marker is late once
+ * LIVE_BOUND_GPS grace periods have ended past the one it waited for and
+ * its CPU has taken LIVE_BOUND_TICKS ticks since it was queued; the flood
+ * goes on until every marker has run or is late. Counted, never timed,
+ * and both counts, because each alone misleads: the engines move
+ * callbacks on from their CPU's tick, while grace periods end many times
+ * a tick when every CPU passes through schedule() all the time (a loaded
+ * host delaying the ticks made one marker 33 grace periods late); and a
+ * CPU keeps ticking while a vCPU the host starved holds grace periods up.
+ * A bug that keeps moving the marker on passes both bounds, however the
+ * host runs.
  */
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
@@ -31,6 +38,7 @@
 #define LIVE_PER_GP		20ul
 #define LIVE_WARMUP_GPS		3ul
 #define LIVE_BOUND_GPS		30ul
+#define LIVE_BOUND_TICKS	50ul
 #define LIVE_YIELD_EVERY	256ul	/* let rcuc run beside the flood */
 
 struct live_obj {
@@ -45,6 +53,8 @@ struct flooder {
 	bool marker_queued, resolved;
 	unsigned long marker_snap;	/* gp_seq once its own has ended */
 	unsigned long invoked_at;	/* gp_seq its callback saw */
+	u64 queued_ticks;		/* its CPU's ticks when queued */
+	u64 invoked_ticks;		/* and when its callback ran */
 	bool invoked;
 	unsigned long quota_hits;	/* grace periods it filled its quota */
 };
@@ -69,18 +79,25 @@ static void marker_done(struct rcu_head *head)
 	struct flooder *f = container_of(head, struct flooder, marker);
 
 	WRITE_ONCE(f->invoked_at, rcu_engine->gp_seq());
-	/* Release: invoked_at before invoked; pairs with the flooder's
+	WRITE_ONCE(f->invoked_ticks, READ_ONCE(cpu_area(f->cpu)->ticks));
+	/* Release: both before invoked; pairs with the flooder's
 	 * acquire in check_marker(). */
 	smp_store_release(&f->invoked, true);
 }
 
-/* Whether the marker's fate is known: invoked, or still waiting with
- * LIVE_BOUND_GPS grace periods ended past its own. The last flooder to
+/* A marker not yet run, both of whose counts are past their bounds. */
+static bool marker_late(struct flooder *f, unsigned long gp_seq, u64 ticks)
+{
+	return rcu_seq_done(gp_seq, f->marker_snap + 2 * LIVE_BOUND_GPS) &&
+	       ticks - f->queued_ticks >= LIVE_BOUND_TICKS;
+}
+
+/* Whether the marker's fate is known: run, or late. The last flooder to
  * know stops the flood. */
 static void check_marker(struct flooder *f, unsigned long now)
 {
 	if (!smp_load_acquire(&f->invoked) &&
-	    !rcu_seq_done(now, f->marker_snap + 2 * LIVE_BOUND_GPS))
+	    !marker_late(f, now, READ_ONCE(cpu_area(f->cpu)->ticks)))
 		return;
 	f->resolved = true;
 	if (atomic_add_return(&live.resolved, 1) == live.flooders)
@@ -89,6 +106,7 @@ static void check_marker(struct flooder *f, unsigned long now)
 
 static void queue_marker(struct flooder *f)
 {
+	f->queued_ticks = READ_ONCE(cpu_area(f->cpu)->ticks);
 	call_rcu(&f->marker, marker_done);
 	/* Taken after the call: the marker's grace period ends at this
 	 * value or before, so the bound is never shorter than it says. */
@@ -140,7 +158,8 @@ KTEST_TIMEOUT(rcu_liveness, marker_invoked_within_bounded_gps_under_flood,
 {
 	struct thread *threads[MAX_CPUS];
 	unsigned int cpu, i, late = 0;
-	unsigned long worst = 0, quota_hits = 0;
+	unsigned long worst_gps = 0, quota_hits = 0;
+	u64 worst_ticks = 0;
 
 	live.flooders = live.resolved = 0;
 	live.queued = live.invoked = 0;
@@ -163,7 +182,8 @@ KTEST_TIMEOUT(rcu_liveness, marker_invoked_within_bounded_gps_under_flood,
 	KEXPECT_EQ(READ_ONCE(live.invoked), READ_ONCE(live.queued));
 	for (i = 0; i < live.flooders; i++) {
 		struct flooder *f = &live.f[i];
-		unsigned long after;
+		unsigned long gps;
+		u64 ticks;
 
 		KEXPECT_TRUE(f->marker_queued);
 		KEXPECT_TRUE(READ_ONCE(f->invoked));
@@ -172,21 +192,29 @@ KTEST_TIMEOUT(rcu_liveness, marker_invoked_within_bounded_gps_under_flood,
 		quota_hits += f->quota_hits;
 		/* Grace periods ended past the marker's own when it ran
 		 * (none, if its own ended before the snapshot was taken). */
-		after = READ_ONCE(f->invoked_at) - f->marker_snap;
-		after = (long)after > 0 ? after / 2 : 0;
-		if (after > worst)
-			worst = after;
-		if (after >= LIVE_BOUND_GPS) {
+		gps = READ_ONCE(f->invoked_at) - f->marker_snap;
+		gps = (long)gps > 0 ? gps / 2 : 0;
+		ticks = READ_ONCE(f->invoked_ticks) - f->queued_ticks;
+		worst_gps = MAX(worst_gps, gps);
+		worst_ticks = MAX(worst_ticks, ticks);
+		if (marker_late(f, READ_ONCE(f->invoked_at),
+				READ_ONCE(f->invoked_ticks))) {
 			late++;
-			KTEST_FAIL("cpu%u's marker ran %lu grace periods after "
-				   "its own (the traffic went on for %lu); "
-				   "expected fewer than %lu", f->cpu, after,
-				   LIVE_BOUND_GPS, LIVE_BOUND_GPS);
+			KTEST_FAIL("cpu%u's marker ran %lu grace periods "
+				   "after its own and %llu ticks after it was "
+				   "queued, the traffic going on until both "
+				   "were past their bounds; expected fewer "
+				   "than %lu grace periods or %lu ticks",
+				   f->cpu, gps,
+				   (unsigned long long)ticks, LIVE_BOUND_GPS,
+				   LIVE_BOUND_TICKS);
 		}
 	}
 	console_printf("    # %u flooders, %lu callbacks; markers ran at most "
-		       "%lu grace periods after their own (bound %lu), %u "
-		       "late; quota of %lu filled in %lu grace periods\n",
-		       live.flooders, READ_ONCE(live.queued), worst,
-		       LIVE_BOUND_GPS, late, LIVE_PER_GP, quota_hits);
+		       "%lu grace periods after their own and %llu ticks after "
+		       "their call (bounds %lu and %lu), %u late; quota of %lu "
+		       "filled in %lu grace periods\n",
+		       live.flooders, READ_ONCE(live.queued), worst_gps,
+		       (unsigned long long)worst_ticks, LIVE_BOUND_GPS,
+		       LIVE_BOUND_TICKS, late, LIVE_PER_GP, quota_hits);
 }
