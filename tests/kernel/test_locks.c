@@ -36,6 +36,8 @@ static DEFINE_MUTEX(test_mutex);
 static u64 counter;
 /* Readers of the rwlock that saw the counter move under their read lock. */
 static u64 torn_reads;
+/* The start gate: contenders that have arrived, and how many will. */
+static unsigned int contenders_ready, contenders_total;
 
 static void slow_increment(void)
 {
@@ -59,11 +61,25 @@ static void check_stands_still(void)
 		atomic_add_relaxed(&torn_reads, 1);
 }
 
+/* Wait until every contender has started, so that they contend: without
+ * the gate, a mutex taken and dropped before the increment instead of
+ * held over it went unnoticed in three boots out of six at -smp 32 (a
+ * contender whose vCPU the host woke late can find the others done),
+ * and in none of five with it. Only a count passes the gate; the
+ * counter was reset before any contender began. */
+static void wait_for_every_contender(void)
+{
+	atomic_add_relaxed(&contenders_ready, 1);
+	while (READ_ONCE(contenders_ready) < READ_ONCE(contenders_total))
+		arch_cpu_relax();
+}
+
 static void contender(void *arg)
 {
 	enum lock_kind kind = (enum lock_kind)(uptr)arg;
 	unsigned int i;
 
+	wait_for_every_contender();
 	for (i = 0; i < LOCK_ROUNDS; i++) {
 		switch (kind) {
 		case SPINLOCK:
@@ -106,9 +122,14 @@ static void contend(struct ktest_context *t, enum lock_kind kind,
 	n = ktest_sample_cpus(cpus, -1);
 	counter = 0;
 	torn_reads = 0;
+	contenders_ready = 0;
+	contenders_total = n;
 	for (i = 0; i < n; i++) {
 		threads[i] = thread_create_on(contender, (void *)(uptr)kind,
 					      "lock_contender", cpus[i]);
+		/* Open the gate for those already started. */
+		if (!threads[i])
+			WRITE_ONCE(contenders_total, i);
 		KASSERT_TRUE(threads[i] != NULL);
 	}
 	for (i = 0; i < n; i++)
