@@ -3,9 +3,10 @@
  * walkers): a few, not every online one. QEMU runs each vCPU as a host
  * thread, so a thread spinning on every vCPU takes host time from the
  * writer and from the grace periods it waits for, and the test's wall
- * time grows with the CPU count and the host's load (ktest=rculist at
- * -smp 32 on two host cores overran four minutes). A race needs a few
- * CPUs racing the writer, not all of them; the other CPUs idle.
+ * time grows with the CPU count and the host's load (at -smp 32 on two
+ * host cores, rculist's list test overran its 120 s watchdog and the
+ * dcache oracle its 300 s one; both take seconds at -smp 2). A race
+ * needs a few CPUs racing the writer, not all of them; the others idle.
  */
 #ifndef KERNEL_KTEST_CPUS_H
 #define KERNEL_KTEST_CPUS_H

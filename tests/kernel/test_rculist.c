@@ -6,11 +6,11 @@
  * writer's count of operations and by a count of reader walks that
  * overlapped one, never by time; and by a count of readers, not by the
  * CPU count: with a reader spinning on each of 32 vCPUs, the writer and
- * its grace periods got so little of a two-core host that the suite
- * overran four minutes. With
- * race.windows=all (or =rculist) each helper pauses after its publishing
- * or unlinking store (lib/rculist_window.h), so a helper whose stores are
- * out of order is caught in the act. This file holds the readers and the
+ * its grace periods got so little of a two-core host that the list test
+ * overran its 120 s watchdog (23 s at -smp 2). With race.windows=all (or
+ * =rculist) each helper pauses after its publishing or unlinking store
+ * (lib/rculist_window.h), so a helper whose stores are out of order is
+ * caught in the act. This file holds the readers and the
  * list_head test; test_rculist_hlist.c the hlist and hlist_nulls ones.
  */
 #include "test_rculist.h"
