@@ -12,10 +12,10 @@
  */
 #include "kernel/errno.h"
 #include "kernel/fs/dcache.h"
-#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
+#include "kernel/test/ktest_cpus.h"
 #include "lib/atomic.h"
 #include "lib/format.h"
 #include "lib/random.h"
@@ -80,11 +80,11 @@ static void ln_walker(void *arg)
 
 KTEST_TIMEOUT(dcache, long_names_outlive_walks_comparing_them, 120000)
 {
-	struct thread *walkers[MAX_CPUS];
+	struct thread *walkers[KTEST_SAMPLE_CPUS];
+	unsigned int cpus[KTEST_SAMPLE_CPUS], n, c, j;
 	struct dcache_stats before, after;
 	bool side[LN_FILES] = { false };
 	char from[LN_NAME_MAX], to[LN_NAME_MAX];
-	unsigned int c, j;
 	u64 renames = 0;
 	struct prng rng;
 
@@ -98,13 +98,11 @@ KTEST_TIMEOUT(dcache, long_names_outlive_walks_comparing_them, 120000)
 	ln.writer_done = false;
 	ln.walks_during = ln.walks = ln.wrong = 0;
 	dcache_get_stats(&before);
-	/* The online CPUs need not be 0 to n - 1 (hotplug). */
-	for (c = 0; c < nr_cpus; c++) {
-		walkers[c] = NULL;
-		if (!READ_ONCE(cpu_area(c)->online))
-			continue;
-		walkers[c] = thread_create_on(ln_walker, (void *)(uptr)c,
-					      "ln_walker", c);
+	/* A few walkers, not one per CPU: ktest_cpus.h says why. */
+	n = ktest_sample_cpus(cpus, -1);
+	for (c = 0; c < n; c++) {
+		walkers[c] = thread_create_on(ln_walker, (void *)(uptr)cpus[c],
+					      "ln_walker", cpus[c]);
 		KASSERT_TRUE(walkers[c] != NULL);
 	}
 	prng_seed(&rng, 23);
@@ -120,9 +118,8 @@ KTEST_TIMEOUT(dcache, long_names_outlive_walks_comparing_them, 120000)
 	}
 	/* Release: the walkers' last walks come after every rename. */
 	smp_store_release(&ln.writer_done, true);
-	for (c = 0; c < nr_cpus; c++)
-		if (walkers[c])
-			thread_join(walkers[c]);
+	for (c = 0; c < n; c++)
+		thread_join(walkers[c]);
 	dcache_get_stats(&after);
 	console_printf("    # %llu renames, %llu walks (%llu while renaming), "
 		       "%llu wrong, %llu lock-free walks unsure\n", renames,

@@ -3,9 +3,11 @@
  * been true at some instant between the walk's start and its end.
  *
  * One writer changes a tiny namespace a fixed number of times, logging
- * each change with the clock read before and after it; walkers on every
- * other CPU walk a few paths meanwhile and log what they got, with the
- * clock read before and after. Afterwards a model of the namespace
+ * each change with the clock read before and after it; walkers on up to
+ * three other CPUs (ktest_sample_cpus(): one on every CPU starved the
+ * writer of host time at high CPU counts, and the replay checks every
+ * walk logged) walk a few paths meanwhile and log what they got, with
+ * the clock read before and after. Afterwards a model of the namespace
  * replays the changes: the state after change k was current at most from
  * change k's start to change k+1's end, so a walk may answer what any
  * state current for part of its interval answers, and nothing else.
@@ -27,6 +29,7 @@
 #include "lib/format.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
+#include "kernel/test/ktest_cpus.h"
 #include "kernel/time.h"
 #include "lib/atomic.h"
 #include "lib/random.h"
@@ -75,7 +78,7 @@ static struct {
 	struct lz_change *changes;	/* [0] is the state before any */
 	unsigned int nr_changes;	/* written by the writer alone */
 	bool done;
-	struct lz_walker walkers[MAX_CPUS];
+	struct lz_walker walkers[KTEST_SAMPLE_CPUS];
 } lz;
 
 static u64 ino_of(const char *path)
@@ -270,9 +273,9 @@ static unsigned int check_walks(struct ktest_context *t,
 
 KTEST_TIMEOUT(dcache, walks_were_true_at_some_instant, 300000)
 {
-	struct thread *threads[MAX_CPUS];
+	struct thread *threads[KTEST_SAMPLE_CPUS];
+	unsigned int cpus[KTEST_SAMPLE_CPUS], nr, i, n, walks = 0, wrong = 0;
 	struct lz_state s = { 0 };
-	unsigned int cpu, n, me = this_cpu_id(), nr = 0, walks = 0, wrong = 0;
 
 	KASSERT_EQ(dcache_create("/lz", true), 0);
 	KASSERT_EQ(dcache_create("/lz/A", true), 0);
@@ -284,19 +287,18 @@ KTEST_TIMEOUT(dcache, walks_were_true_at_some_instant, 300000)
 	lz.changes[0].after = s;
 	lz.nr_changes = 1;
 	lz.done = false;
-	for_each_online_cpu(cpu) {
-		struct lz_walker *w = &lz.walkers[cpu];
+	/* Not on the writer's CPU, unless it is the only one. */
+	nr = ktest_sample_cpus(cpus, (int)this_cpu_id());
+	for (i = 0; i < nr; i++) {
+		struct lz_walker *w = &lz.walkers[i];
 
-		if (cpu == me && nr_cpus_online > 1)
-			continue;
-		w->cpu = cpu;
+		w->cpu = cpus[i];
 		w->nr = 0;
 		w->walks = kmalloc(LZ_WALKS_MAX * sizeof(*w->walks));
 		KASSERT_TRUE(w->walks != NULL);
-		threads[nr] = thread_create_on(lz_walker_fn, w, "lz_walker",
-					       cpu);
-		KASSERT_TRUE(threads[nr] != NULL);
-		nr++;
+		threads[i] = thread_create_on(lz_walker_fn, w, "lz_walker",
+					      w->cpu);
+		KASSERT_TRUE(threads[i] != NULL);
 	}
 	for (n = 1; n <= LZ_CHANGES; n++) {
 		struct lz_change *c = &lz.changes[n];
@@ -310,13 +312,11 @@ KTEST_TIMEOUT(dcache, walks_were_true_at_some_instant, 300000)
 			yield();
 	}
 	smp_store_release(&lz.done, true);
-	while (nr)
-		thread_join(threads[--nr]);
-	for_each_online_cpu(cpu) {
-		struct lz_walker *w = &lz.walkers[cpu];
+	for (i = 0; i < nr; i++)
+		thread_join(threads[i]);
+	for (i = 0; i < nr; i++) {
+		struct lz_walker *w = &lz.walkers[i];
 
-		if (!w->walks)
-			continue;
 		walks += w->nr;
 		wrong += check_walks(t, w);
 		kfree(w->walks);

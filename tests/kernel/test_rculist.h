@@ -64,7 +64,8 @@ void rl_item_retire(struct rl_item *it);
 /* Check an element a walk reached: false (and the run's bad count) if
  * its mark is not live. May hold the reader on it for a while. */
 bool rl_reached(struct rl_reader *r, const struct rl_item *it);
-/* Start a reader on every online CPU; rl_stop() joins them. */
+/* Start a reader on each of a few online CPUs (ktest_sample_cpus());
+ * rl_stop() joins them. */
 void rl_start(struct ktest_context *t, struct rl_run *run);
 /* Count the operation the writer just made; whether it must go on:
  * fewer than ops operations so far, or (with more than one CPU) fewer
