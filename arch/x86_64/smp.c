@@ -22,6 +22,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "lib/atomic.h"
 #include "lib/string.h"
 
 #define TRAMPOLINE_PHYS		0x8000
@@ -29,7 +30,10 @@
  * STARTUP; QEMU needs neither, real CPUs do. */
 #define INIT_DELAY_US		10000
 #define STARTUP_DELAY_US	200
-#define CHECK_IN_TIMEOUT_US	200000
+/* An AP the host has not run for this long is given up: long, since at
+ * -smp 32 on a loaded 2-core host a vCPU can wait a good while for its
+ * first turn (Linux waits 10 s). */
+#define CHECK_IN_TIMEOUT_US	2000000
 
 /* Mirrors the parameter block at the end of boot/ap_trampoline.S. */
 struct trampoline_params {
@@ -46,7 +50,15 @@ extern const u8 ap_trampoline_params[];
 extern u64 boot_pml4[];
 
 static struct kstack ap_stacks[MAX_CPUS];
-static volatile u32 checked_in;	/* index of the last AP that checked in */
+/*
+ * The start of one AP, settled once: the AP checks in, or the BSP gives it
+ * up, whichever comes first (a cmpxchg from AP_WAITING). Without it an AP
+ * that checked in just as the BSP timed out went on into the kernel while
+ * the BSP, believing it dead, went on to the next AP.
+ */
+enum ap_start { AP_WAITING, AP_CHECKED_IN, AP_GIVEN_UP };
+static u32 ap_start_state;
+static u32 ap_starting;		/* the CPU that ap_start_state is about */
 
 /* What each IPI does, as the kernel registered it. */
 static void (*ipi_handlers[ARCH_NR_IPIS])(void);
@@ -106,16 +118,34 @@ void arch_nmi_every_cpu(void)
 		lapic_send_nmi(acpi.apic_ids[cpu]);
 }
 
+/* This CPU's APIC id as the hardware gives it, before its LAPIC is set
+ * up: CPUID's x2APIC id where the leaf exists, else the initial one. */
+static u32 initial_apic_id(void)
+{
+	if (cpuid_max_leaf(0) >= 0xb && cpuid(0xb, 0).ebx)
+		return cpuid(0xb, 0).edx;
+	return cpuid(1, 0).ebx >> 24;
+}
+
 /* The first C an AP runs, on the stack smp_boot_aps() gave it. */
 static __noreturn void ap_entry(u64 cpu)
 {
+	/* A vCPU given up that INIT did not stop, then started on the
+	 * next AP's parameters (QEMU's TCG let one run on, and it took
+	 * cpu3's place while cpu3 halted): not the CPU they are for. It
+	 * stops before it writes that CPU's per-CPU data. */
+	if (initial_apic_id() != acpi.apic_ids[cpu])
+		arch_halt_forever();
 	percpu_init_cpu(cpu);
 	gdt_init_cpu(cpu);
 	idt_load();
 	lapic_init_cpu();
 	/* Check in after reading the trampoline parameters: the BSP reuses
-	 * them for the next AP once it sees this store. */
-	WRITE_ONCE(checked_in, cpu);
+	 * them for the next AP once it sees this. Fully ordered (cmpxchg):
+	 * pairs with the BSP's in start_ap(). An AP given up halts. */
+	if (READ_ONCE(ap_starting) != cpu ||
+	    cmpxchg(&ap_start_state, AP_WAITING, AP_CHECKED_IN) != AP_WAITING)
+		arch_halt_forever();
 	secondary_cpu_main();
 }
 
@@ -133,8 +163,8 @@ static bool start_ap(unsigned int cpu)
 		pr_err("smp: no memory for cpu%u's stack; not started\n", cpu);
 		return false;
 	}
-	/* cpu0 never checks in: a stale value cannot pass for this AP's. */
-	WRITE_ONCE(checked_in, 0);
+	WRITE_ONCE(ap_starting, cpu);
+	WRITE_ONCE(ap_start_state, AP_WAITING);
 	params->boot_cr3 = virt_to_phys(boot_pml4);
 	params->kernel_cr3 = read_cr3();
 	params->efer = rdmsr(MSR_EFER) & EFER_NXE;
@@ -143,13 +173,16 @@ static bool start_ap(unsigned int cpu)
 	params->cpu = cpu;
 	lapic_send_startup(apic_id, TRAMPOLINE_PHYS >> 12);
 	udelay(STARTUP_DELAY_US);
-	if (READ_ONCE(checked_in) != cpu)
+	if (READ_ONCE(ap_start_state) != AP_CHECKED_IN)
 		lapic_send_startup(apic_id, TRAMPOLINE_PHYS >> 12);
-	for (waited = 0; READ_ONCE(checked_in) != cpu; waited += 10) {
-		if (waited > CHECK_IN_TIMEOUT_US) {
+	for (waited = 0; READ_ONCE(ap_start_state) != AP_CHECKED_IN;
+	     waited += 10) {
+		/* Fully ordered (cmpxchg), against the AP's: one wins. */
+		if (waited > CHECK_IN_TIMEOUT_US &&
+		    cmpxchg(&ap_start_state, AP_WAITING, AP_GIVEN_UP) ==
+			    AP_WAITING) {
 			/* INIT again, so that a vCPU the host was only slow
-			 * to run cannot check in later, unexpected: it waits
-			 * for STARTUP, as if never started. */
+			 * to run waits for STARTUP, as if never started. */
 			lapic_send_init(apic_id);
 			pr_err("smp: cpu%u (APIC id %u) did not start\n", cpu,
 			       apic_id);
