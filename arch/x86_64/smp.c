@@ -163,6 +163,10 @@ static bool start_ap(unsigned int cpu)
 		pr_err("smp: no memory for cpu%u's stack; not started\n", cpu);
 		return false;
 	}
+	/* Before the parameters, and in this order (x86 keeps stores in
+	 * order): an AP of an earlier start that still runs reads another
+	 * CPU here in ap_entry() and halts; pairs with its READ_ONCE and
+	 * cmpxchg. */
 	WRITE_ONCE(ap_starting, cpu);
 	WRITE_ONCE(ap_start_state, AP_WAITING);
 	params->boot_cr3 = virt_to_phys(boot_pml4);
