@@ -6,6 +6,10 @@
  * are built by hand, with the adopter's empty segments still tagged with
  * long-past grace periods, as a list that has run its callbacks is.
  *
+ * The last test books a third grace period on a list that has two, which
+ * the torture meets only when a call_rcu() falls between two grace
+ * periods' starts.
+ *
  * The lists are the test's own, touched by this thread alone, so the
  * rule that a CPU's list is touched with interrupts off does not apply.
  */
@@ -16,6 +20,7 @@
 #define GP_LONG_AGO	2ul
 #define GP_FIRST	10ul
 #define GP_SECOND	12ul
+#define GP_THIRD	14ul
 
 #define NR_HEADS	8
 
@@ -83,4 +88,24 @@ KTEST(rcu, merge_into_a_busy_list_waits_for_the_later_gp)
 	KEXPECT_EQ(dst.len_done, 5ul);
 	rcu_cblist_advance(&dst, GP_SECOND);
 	KEXPECT_EQ(dst.len_done, 7ul);
+}
+
+/* With two grace periods booked (WAIT and NEXT_READY), callbacks given a
+ * third join NEXT_READY, whose booking must rise to the newer grace
+ * period: they may not run when the second ends, since the third began
+ * after they were queued. */
+KTEST(rcu, accelerate_with_two_booked_raises_the_later_booking)
+{
+	struct rcu_head heads[NR_HEADS];
+	struct rcu_cblist l;
+
+	rcu_cblist_init(&l);
+	queue_for(&l, &heads[0], 2, GP_FIRST);
+	queue_for(&l, &heads[2], 2, GP_SECOND);
+	queue_for(&l, &heads[4], 2, GP_THIRD);
+	KEXPECT_EQ(l.gp_seq[SEG_NEXT_READY], GP_THIRD);
+	rcu_cblist_advance(&l, GP_SECOND);
+	KEXPECT_EQ(l.len_done, 2ul);
+	rcu_cblist_advance(&l, GP_THIRD);
+	KEXPECT_EQ(l.len_done, 6ul);
 }
