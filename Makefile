@@ -15,6 +15,9 @@
 #   make perf-test  the self-tests' speed figures judged, on the non-debug
 #                   kernel (a quiet host only)
 #   make stress-test the boot matrix while host processes load every core
+#   make scale-test the RCU suites and a 30-s rcutorture at SCALE_SMP CPUs
+#                   (512, 1024, 4096), both engines: a table of wall
+#                   times (build/scale/ keeps the logs)
 #   make mutants    the mutation suite: which planted bugs do the tests
 #                   catch? (tests/mutants/; MUTANTS=name,... for some)
 #   make torture    rcutorture alone for a long run: SMP=4 SECS=1800
@@ -47,7 +50,7 @@
 # in the kernel), KASAN (1 with DEBUG=1: the address sanitizer; KASAN=0
 # leaves it out), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
 # SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
-# BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), IDLE_SMP and
+# SCALE_SMP (make scale-test), BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), IDLE_SMP and
 # IDLE_SECS (make bench-idle), MUTANTS (make mutants), GDB_CONSOLE_PORT,
 # SCENARIOS, DURATION, JOBS, HOSTS, RESUME and CAMPAIGN_SSH (make
 # campaign), DIR (make campaign-summary).
@@ -84,6 +87,7 @@ RUN_MIN_MEM_MIB	:= 64
 BENCH_SMP	?= 1 2 4
 ENGINE_SMP	?= 1 2 4 8 16 32 64
 IDLE_SMP	?= 2,8,64,255
+SCALE_SMP	?= 512 1024 4096
 IDLE_SECS	?= 30
 # make campaign: 0 runs each scenario for its own duration.
 DURATION	?= 0
@@ -189,7 +193,7 @@ endif
 
 .PHONY: all run test bench-idle campaign campaign-summary campaign-test gdb deps check host-test boot-test preempt-test preempt-kernel \
 	models-and-kernels clean torture bench bench-engines \
-	bench-smoke model perf-test mutants stress-test run-settings-test \
+	bench-smoke model perf-test mutants scale-test stress-test run-settings-test \
 	trace trace-test harness-test gdb-test help run-deps gdb-deps FORCE
 
 all: $(KERNEL) $(ISO) $(BUILD)/compile_commands.json
@@ -401,6 +405,11 @@ test: deps host-test check models-and-kernels run-settings-test harness-test \
 # host is slow.
 stress-test: deps all
 	$(Q)tests/stress $(STRESS_TIMEOUT_SCALE)
+
+# Where Tree RCU exists for: every boot at hundreds to thousands of CPUs,
+# one at a time (tests/scale). Not in make test: each takes minutes here.
+scale-test: deps $(KERNEL)
+	$(Q)tests/scale $(foreach n,$(SCALE_SMP),--smp $(n))
 
 # Each patch of tests/mutants/ is a small RCU bug; the boots it names must
 # catch it. A table and the score at the end (build/mutants/table.md).
