@@ -14,7 +14,7 @@
  * Every wait is for a condition; only the check that the grace period
  * has not ended needs the few ticks a wrong one would take to end.
  */
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"

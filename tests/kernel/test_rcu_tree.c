@@ -1,6 +1,6 @@
 /*
  * The combining tree's own rules, white-box: checked against its state
- * (kernel/rcu/internal.h) where a black-box test would need a rare
+ * (kernel/rcu/tree/tree.h) where a black-box test would need a rare
  * interleaving.
  *
  * A report is for one grace period: a late report for the last one must
@@ -27,7 +27,7 @@
  * Each test runs on cpu0 and holds a reader on another CPU, where it
  * spins with preemption off: the test's own thread must not be there.
  */
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/smp_call.h"

@@ -48,7 +48,7 @@
  */
 #include "preempt.h"
 #include "kernel/race.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/time.h"
 
 void rcu_preempt_init_node(struct rcu_node *node)

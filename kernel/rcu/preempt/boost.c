@@ -21,7 +21,7 @@
  */
 #include "preempt.h"
 #include "kernel/cmdline.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/time.h"
 
 static bool rcu_boost = true;

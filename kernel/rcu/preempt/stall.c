@@ -5,7 +5,7 @@
  */
 #include "preempt.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/time.h"
 
 /* At most this many readers named per leaf: a stall report must end. */

@@ -3,9 +3,9 @@
  * thread does each time its alarm says a grace period has waited
  * RCU_NUDGE_TICKS ticks (see tree.c, step 4).
  */
-#include "inject.h"
-#include "internal.h"
-#include "stats.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/hotplug.h"
 #include "kernel/ipi.h"
 #include "kernel/printk.h"

@@ -1,6 +1,6 @@
 /* RCU statistics for the console and the self-tests. */
-#include "stats.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/stats.h"
 #include "lib/atomic.h"
 
 

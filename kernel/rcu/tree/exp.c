@@ -13,7 +13,7 @@
  * gp_seq: a caller that finds, once it holds exp_mutex, that a whole
  * expedited grace period has run since it arrived, returns at once.
  */
-#include "internal.h"
+#include "tree.h"
 #include "lib/bitops.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"

@@ -6,8 +6,8 @@
  * blimit grows while the backlog is large (as Linux's rcu_do_batch does)
  * so that invocation keeps up with grace periods.
  */
-#include "inject.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
 #include "kernel/init.h"
 #include "kernel/mm/kasan.h"
 #include "kernel/mm/kmalloc.h"

@@ -16,8 +16,8 @@
  * handlers): the outermost one leaves the extended quiescent state for
  * its duration, and reports as it goes back.
  */
-#include "inject.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
 #include "lib/atomic.h"
 
 /* This CPU is quiescent right now: if a grace period it has not yet

@@ -1,12 +1,12 @@
-/* State shared by the files of the RCU core (tree.c is the map). */
-#ifndef KERNEL_RCU_INTERNAL_H
-#define KERNEL_RCU_INTERNAL_H
+/* State shared by the files of the tree engine (tree.c is the map). */
+#ifndef KERNEL_RCU_TREE_TREE_H
+#define KERNEL_RCU_TREE_TREE_H
 
-#include "cblist.h"
-#include "engine.h"
-#include "flavour.h"
-#include "hooks.h"
-#include "rcupdate.h"
+#include "kernel/rcu/cblist.h"
+#include "kernel/rcu/engine.h"
+#include "kernel/rcu/flavour.h"
+#include "kernel/rcu/hooks.h"
+#include "kernel/rcu/rcupdate.h"
 #include "kernel/mm/kasan.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
@@ -202,7 +202,7 @@ void rcu_exp_init(void);
 void rcu_exp_show_state(void);
 void rcu_cb_threads_start(void);
 
-/* The tree's entries in the engine table (tree_engine.c). */
+/* The tree's entries in the engine table (engine.c). */
 void rcu_tree_init(void);
 void rcu_tree_start_kthreads(void);
 void rcu_tree_note_context_switch(void);

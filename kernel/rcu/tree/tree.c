@@ -61,8 +61,8 @@
  * pairs a full barrier at idle exit with one between the grace period's
  * start and the sampling of eqs_seq (see rcu_idle_exit()).
  */
-#include "inject.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
