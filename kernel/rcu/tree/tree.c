@@ -16,11 +16,13 @@
  *     for it (rcu_request_gp). One grace period serves every request
  *     made before it started.
  *
- *  2. Starts it in one thread, "rcu_gp". At the start it fills each leaf
- *     of a combining tree (16 CPUs a leaf, as in Linux's Tree RCU) with
- *     a bit per online CPU that is not idle. An idle CPU is in an
- *     extended quiescent state: its eqs_seq counter is odd, and it owes
- *     nothing, so RCU never wakes an idle CPU.
+ *  2. Starts it in one thread, "rcu_gp" (gp.c). At the start it fills
+ *     each leaf of a combining tree (16 CPUs a leaf, 64 children an
+ *     interior node, up to four levels, as in Linux's Tree RCU; its shape
+ *     is geometry.c's) with a bit per online CPU that is not idle, and
+ *     each interior node with a bit per child that waits for anything.
+ *     An idle CPU is in an extended quiescent state: its eqs_seq counter
+ *     is odd, and it owes nothing, so RCU never wakes an idle CPU.
  *
  *  3. Collects quiescent states without shared writes on the fast path
  *     (quiescent.c holds the hooks that find them).
@@ -28,9 +30,10 @@
  *     compares the CPU's last-seen grace period with gp_seq (one read of
  *     a read-mostly line); only the first quiescent state of a new grace
  *     period takes the leaf lock and clears the CPU's bit. The last CPU
- *     of a leaf clears the leaf's bit in the root, and the last leaf
- *     wakes rcu_gp. So each CPU writes one leaf line per grace period,
- *     and each leaf one root line.
+ *     of a leaf clears the leaf's bit in its parent, the last child of
+ *     an interior node the node's bit in its own parent, and so up; the
+ *     root's last wakes rcu_gp (report.c). So each CPU writes one leaf
+ *     line per grace period, and each node one line of its parent.
  *
  *  4. Forces the stragglers. rcu_gp sets itself an alarm (a timer, so
  *     it comes while idle CPUs have stopped their ticks) and scans every
@@ -42,10 +45,11 @@
  *     reader. Grace periods on a busy system thus end in about a tick.
  *     Past rcu.stall_timeout_ms, the scan prints a stall warning.
  *
- *  5. Ends it: gp_seq becomes even, synchronize_rcu() callers wake, and
- *     each CPU's tick moves its callbacks whose grace period is over to
- *     the DONE segment of its list (cblist.c), to be invoked by its
- *     own "rcuc" thread (callbacks.c). An idle CPU that holds callbacks
+ *  5. Ends it: gp_seq becomes even in every node and then globally,
+ *     synchronize_rcu() callers wake, and each CPU's tick moves its
+ *     callbacks whose grace period is over to the DONE segment of its
+ *     list (cblist.c), to be invoked by its own "rcuc" thread
+ *     (callbacks.c). An idle CPU that holds callbacks
  *     keeps a wake-up every RCU_IDLE_WAKE_TICKS for that
  *     (rcu_needs_cpu(), kernel/sched/tick.c); one with none sleeps.
  *
@@ -62,21 +66,18 @@
  * start and the sampling of eqs_seq (see rcu_idle_exit()).
  */
 #include "tree.h"
-#include "kernel/rcu/inject.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/race.h"
 #include "lib/atomic.h"
-#include "lib/format.h"
 
 /* The root's blocked-readers list is ready before rcu_init(): until then
  * every CPU reports to the root. */
 struct rcu_state rcu_state = {
 #if CONFIG_PREEMPT_RCU
-	.root.blkd_tasks = LIST_HEAD_INIT(rcu_state.root.blkd_tasks),
+	.node[0].blkd_tasks = LIST_HEAD_INIT(rcu_state.node[0].blkd_tasks),
 #endif
 };
 /* Until rcu_init() builds the tree every CPU points at the root, whose
@@ -85,91 +86,15 @@ struct rcu_state rcu_state = {
  * CPU that is not running, and leaves it itself as it starts: so no
  * guess by another CPU can race with an AP that starts late. */
 struct rcu_data rcu_data[MAX_CPUS] = {
-	[0 ... MAX_CPUS - 1] = { .leaf = &rcu_state.root, .leaf_bit = 1,
+	[0 ... MAX_CPUS - 1] = { .leaf = &rcu_state.node[0], .leaf_bit = 1,
 				 .eqs_seq = 1 },
 };
+
 static bool rcu_ready;
 
 unsigned int rcu_stall_timeout_ms = 5000;
 CMDLINE_UINT("rcu.stall_timeout_ms", rcu_stall_timeout_ms, 10, 600000,
 	     "warn when a grace period is older than this");
-
-unsigned int rcu_fanout_leaf = RCU_FANOUT_LEAF_DEFAULT;
-CMDLINE_UINT("rcu.fanout_leaf", rcu_fanout_leaf, RCU_FANOUT_LEAF_MIN,
-	     RCU_FANOUT_LEAF_MAX,
-	     "CPUs per leaf of the combining tree (Linux's "
-	     "rcutree.rcu_fanout_leaf)");
-
-/* The leaf size asked for, unless the root (a bit per leaf) could not
- * hold that many leaves: then the smallest that fits, said once. */
-static __init unsigned int fanout_leaf_for(unsigned int cpus)
-{
-	unsigned int least = DIV_ROUND_UP(cpus, RCU_MAX_LEAVES);
-
-	if (rcu_fanout_leaf >= least)
-		return rcu_fanout_leaf;
-	pr_err("rcu: rcu.fanout_leaf=%u would need more than %u leaves for "
-	       "%u CPUs; expected at least %u, using %u\n", rcu_fanout_leaf,
-	       RCU_MAX_LEAVES, cpus, least, least);
-	return least;
-}
-
-/* Whether a node still waits for anything in its grace period: CPUs
- * (or, in the root, leaves) that have not reported, or readers
- * preempted before it began. Under the node's lock. */
-static bool node_waits(const struct rcu_node *node)
-{
-	return node->qsmask || rcu_preempt_blocks_gp(node);
-}
-
-void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq)
-{
-	struct rcu_node *root = &rcu_state.root;
-	bool wake = false;
-
-	if (node_waits(node) || node == root) {
-		wake = node == root && !node_waits(node);
-		raw_spin_unlock(&node->lock);
-	} else {
-		raw_spin_unlock(&node->lock);
-		/* The leaf is empty, the root not yet told. */
-		race_window(RACE_QS_REPORT);
-		rcu_node_lock(root);
-		if (root->gp_seq == gp_seq && (root->qsmask & (1ull << node->index))) {
-			root->qsmask &= ~(1ull << node->index);
-			root->shared_writes++;
-			wake = root->qsmask == 0;
-		}
-		raw_spin_unlock(&root->lock);
-	}
-	if (wake)
-		wake_up_all(&rcu_state.gp_wait);
-}
-
-/* Clear `bit` in `node` for grace period gp_seq, climbing to the root
- * when the node empties. Interrupts off. */
-static void report_up(struct rcu_node *node, u64 bit, unsigned long gp_seq)
-{
-	rcu_node_lock(node);
-	if (node->gp_seq != gp_seq || !(node->qsmask & bit)) {
-		raw_spin_unlock(&node->lock);
-		return;		/* stale, or reported already */
-	}
-	node->qsmask &= ~bit;
-	node->shared_writes++;
-	rcu_report_node_done(node, gp_seq);
-}
-
-/* Report cpu's quiescent state for gp_seq (by the CPU itself, or by the
- * GP thread on behalf of an idle one). */
-void rcu_report_qs(unsigned int cpu, unsigned long gp_seq)
-{
-	unsigned long flags = arch_irq_save();
-
-	race_window(RACE_QS_REPORT);
-	report_up(rcu_data[cpu].leaf, rcu_data[cpu].leaf_bit, gp_seq);
-	arch_irq_restore(flags);
-}
 
 void rcu_tree_tick(void)
 {
@@ -219,169 +144,6 @@ static bool gp_needed(void)
 			     READ_ONCE(rcu_state.gp_seq_needed));
 }
 
-/* Which CPUs of `leaf` the grace period must wait for: those not in an
- * extended quiescent state (idle, or offline: parked CPUs, and CPUs that
- * never came up, are in one for good). Not the online flag: cpu_down()
- * clears it before the CPU has finished the reader it may be in, and
- * the hotplug torture caught a grace period that ended under such a
- * reader. Samples each CPU's idle counter for the FQS scan. */
-static u64 leaf_wait_mask(const struct rcu_node *leaf)
-{
-	unsigned int i, cpu;
-	u64 mask = 0;
-
-	for (i = 0; i < rcu_fanout_leaf; i++) {
-		cpu = leaf->first_cpu + i;
-		if (cpu >= nr_cpus)
-			continue;
-		/* After gp_start()'s smp_mb(). Odd: the locked increment in
-		 * rcu_idle_enter() or rcu_irq_exit() put the CPU's readers
-		 * before this load, which node_start()'s locked ticket add
-		 * keeps before the grace period's end (as x86-TSO would
-		 * anyway); the barrier in rcu_idle_exit() or rcu_irq_enter()
-		 * makes its next readers see the updates made before this
-		 * grace period. eqs_snapshot is this thread's alone. */
-		rcu_data[cpu].eqs_snapshot = READ_ONCE(rcu_data[cpu].eqs_seq);
-		rcu_data[cpu].ticks_snapshot = READ_ONCE(cpu_area(cpu)->ticks);
-		rcu_data[cpu].switches_snapshot =
-			READ_ONCE(rcu_data[cpu].context_switches);
-		rcu_data[cpu].nudges_snapshot = rcu_data[cpu].nudges;
-		rcu_data[cpu].found_running_snapshot =
-			rcu_data[cpu].found_running;
-		if (!(rcu_data[cpu].eqs_snapshot & 1))
-			mask |= 1ull << i;
-		if (rcu_bug(RCU_BUG_FORGET_CPU) && cpu == nr_cpus - 1 &&
-		    cpu != this_cpu_id())
-			mask &= ~(1ull << i);
-	}
-	return mask;
-}
-
-/* Whether a leaf has readers preempted inside their sections, which the
- * next grace period must wait for even if none of its CPUs must report.
- * A hint: node_start() looks again under the lock. */
-static bool leaf_has_blocked_readers(struct rcu_node *leaf)
-{
-	unsigned long flags = rcu_node_lock_irqsave(leaf);
-	bool blocked = rcu_preempt_has_blocked(leaf);
-
-	spin_unlock_irqrestore(&leaf->lock, flags);
-	return blocked;
-}
-
-/* Publish a node's mask and grace period together, under its lock: a
- * CPU that sees the node's new gp_seq (see note_quiescent_state()) can
- * rely on its bit being set. A leaf's readers preempted before now wait
- * with its CPUs; if the root waits for a leaf that has nothing left
- * (its readers ended since the root's mask was made), report it now. */
-static void node_start(struct rcu_node *node, unsigned long gp, u64 mask,
-		       bool root_waits)
-{
-	rcu_node_lock(node);
-	node->qsmask = mask;
-	node->shared_writes++;
-	rcu_preempt_gp_start_leaf(node);
-	/* ONCE for note_quiescent_state()'s lock-free peek; report_up()
-	 * reads both fields under the lock. */
-	WRITE_ONCE(node->gp_seq, gp);
-	if (root_waits && !node_waits(node)) {
-		rcu_report_node_done(node, gp);
-		return;
-	}
-	raw_spin_unlock(&node->lock);
-}
-
-/*
- * Start grace period gp. The masks are computed first and published
- * root first, leaves after: a leaf that empties can then always clear its
- * bit in a root that is already set up, and no report can be overwritten
- * by set-up still in progress.
- */
-static void gp_start(void)
-{
-	static u64 leaf_masks[RCU_MAX_LEAVES];
-	unsigned long flags = arch_irq_save();
-	unsigned long gp = rcu_state.gp_seq + 1;
-	u64 root_mask = 0;
-	unsigned int i;
-
-	/* gp_start_ns and next_stall_ns are this thread's alone. A stale
-	 * fqs_due left by the last grace period's alarm is cleared here. */
-	rcu_state.gp_start_ns = clock_ns();
-	rcu_state.next_stall_ns = rcu_state.gp_start_ns +
-				  rcu_stall_timeout_ms * NSEC_PER_MSEC;
-	WRITE_ONCE(rcu_state.fqs_due, false);
-	/* Read lock-free everywhere; ordered by the smp_mb() below. */
-	WRITE_ONCE(rcu_state.gp_seq, gp);
-	rcu_state.gp_seq_writes++;
-	/* Full barrier: the new gp_seq (and every update the callers made
-	 * before asking for this grace period) is visible before we sample
-	 * the idle counters; pairs with the barriers in rcu_idle_exit() and
-	 * rcu_irq_enter(), and with the smp_mb() of call_rcu() and
-	 * rcu_gp_snap() before they sample gp_seq. */
-	smp_mb();
-	if (rcu_state.nr_leaves == 1) {
-		node_start(&rcu_state.root, gp, leaf_wait_mask(&rcu_state.root),
-			   false);
-	} else {
-		for (i = 0; i < rcu_state.nr_leaves; i++) {
-			struct rcu_node *leaf = &rcu_state.leaves[i];
-
-			leaf_masks[i] = leaf_wait_mask(leaf);
-			if (leaf_masks[i] || leaf_has_blocked_readers(leaf))
-				root_mask |= 1ull << i;
-		}
-		node_start(&rcu_state.root, gp, root_mask, false);
-		/* A window after each node takes the grace period: the
-		 * reports of a leaf that empties at once must still reach
-		 * the root, whichever node took it first. */
-		for (i = 0; i < rcu_state.nr_leaves; i++) {
-			node_start(&rcu_state.leaves[i], gp, leaf_masks[i],
-				   root_mask & (1ull << i));
-			race_window(RACE_GP_START);
-		}
-	}
-	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_START, 0,
-		    rcu_gp_number(gp), 0);
-	/* This thread is in a quiescent state itself. */
-	note_quiescent_state(this_cpu_id(), TRACE_QS_GP_THREAD);
-	arch_irq_restore(flags);
-}
-
-/* Lock-free test in the GP thread's wait: report_up() clears the last
- * bit (and the last blocked reader leaves the root's list) under the
- * root lock, then wakes gp_wait, whose lock orders that store before
- * this re-test. gp_end() then takes the root lock, which orders every
- * report before the end. */
-static bool gp_complete(void)
-{
-	/* qsmask first, with acquire, then the blocked readers: when the
-	 * root is the only leaf, a reader is queued on it (gp_tasks set)
-	 * before its CPU's report clears its bit, both under the root's
-	 * lock; reading in the other order could miss both. */
-	return smp_load_acquire(&rcu_state.root.qsmask) == 0 &&
-	       !rcu_preempt_blocks_gp_hint(&rcu_state.root);
-}
-
-static void gp_end(void)
-{
-	struct rcu_node *root = &rcu_state.root;
-	unsigned long flags = rcu_node_lock_irqsave(root);
-	u64 took = clock_ns() - rcu_state.gp_start_ns;
-
-	/* Release: every report that emptied the tree happened before;
-	 * pairs with the acquire loads of gp_seq in synchronize_rcu(),
-	 * poll_state_synchronize_rcu() and the callbacks' advance. */
-	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
-	rcu_state.gp_seq_writes++;
-	rcu_state.gps_completed++;	/* statistics, read lock-free */
-	trace_event(TRACE_RCU, this_cpu_id(), TRACE_GP_END, 0,
-		    rcu_gp_number(rcu_state.gp_seq), took);
-	spin_unlock_irqrestore(&root->lock, flags);
-	rcu_record_latency(took);
-	wake_up_all(&rcu_state.gp_done);
-}
-
 /* fqs_timer's function, in its CPU's timer interrupt. fqs_due reaches
  * the GP thread through gp_wait's lock, taken by wake_up_all() after the
  * store and by the waiter's prepare_to_wait() before its test. */
@@ -399,11 +161,11 @@ static bool gp_wait_for_reports(void)
 {
 	timer_add(&rcu_state.fqs_timer,
 		  clock_ns() + RCU_NUDGE_TICKS * tick_period_ns());
-	wait_event(&rcu_state.gp_wait, gp_complete() ||
+	wait_event(&rcu_state.gp_wait, rcu_gp_complete() ||
 		   READ_ONCE(rcu_state.fqs_due));
 	timer_cancel(&rcu_state.fqs_timer);
 	WRITE_ONCE(rcu_state.fqs_due, false);
-	return gp_complete();
+	return rcu_gp_complete();
 }
 
 static void gp_thread_fn(void *unused)
@@ -411,7 +173,7 @@ static void gp_thread_fn(void *unused)
 	(void)unused;
 	for (;;) {
 		wait_event(&rcu_state.gp_wait, gp_needed());
-		gp_start();
+		rcu_gp_start();
 		for (;;) {
 			if (gp_wait_for_reports())
 				break;
@@ -420,12 +182,12 @@ static void gp_thread_fn(void *unused)
 					  NSEC_PER_MSEC);
 			rcu_check_stall();
 		}
-		gp_end();
+		rcu_gp_end();
 	}
 }
 
 /* The engine's synchronize_rcu(): wait for the grace period the snapshot
- * names on gp_done, which gp_end() wakes. */
+ * names on gp_done, which rcu_gp_end() wakes. */
 void rcu_tree_synchronize(void)
 {
 	unsigned long snap = rcu_gp_snap();
@@ -444,39 +206,20 @@ void rcu_tree_synchronize(void)
  */
 __init void rcu_tree_init(void)
 {
-	unsigned int i, cpu;
+	unsigned int cpu;
 
 	rcu_exp_init();
 	spin_lock_init(&rcu_state.request_lock);
 	wait_queue_init(&rcu_state.gp_wait);
 	rcu_state.fqs_timer.fn = fqs_alarm;
 	wait_queue_init(&rcu_state.gp_done);
-	spin_lock_init(&rcu_state.root.lock);
-	rcu_fanout_leaf = fanout_leaf_for(nr_cpus);
-	rcu_state.nr_leaves = DIV_ROUND_UP(nr_cpus, rcu_fanout_leaf);
-	for (i = 0; i < rcu_state.nr_leaves; i++) {
-		spin_lock_init(&rcu_state.leaves[i].lock);
-		rcu_state.leaves[i].first_cpu = i * rcu_fanout_leaf;
-		rcu_state.leaves[i].index = i;
-		rcu_preempt_init_node(&rcu_state.leaves[i]);
-	}
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		struct rcu_node *leaf = rcu_leaf(cpu / rcu_fanout_leaf);
-
-		/* Read by its CPU in note_quiescent_state(), which finds
-		 * no grace period running in either node until
-		 * rcu_start_kthreads(). */
-		WRITE_ONCE(rcu_data[cpu].leaf_bit,
-			   1ull << (cpu - leaf->first_cpu));
-		WRITE_ONCE(rcu_data[cpu].leaf, leaf);
-	}
+	rcu_geometry_init();
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		rcu_cblist_init(&rcu_data[cpu].cbs);
 		wait_queue_init(&rcu_data[cpu].cb_wait);
 	}
-	pr_info("rcu: %s, %u CPUs in %u leaf node%s of up to %u, stall "
-		"warnings after %u ms\n", RCU_FLAVOUR_NAME, nr_cpus, rcu_state.nr_leaves,
-		rcu_state.nr_leaves == 1 ? "" : "s", rcu_fanout_leaf,
+	pr_info("rcu: %s, %u CPUs in a tree of %s, stall warnings after "
+		"%u ms\n", RCU_FLAVOUR_NAME, nr_cpus, rcu_tree_shape,
 		rcu_stall_timeout_ms);
 }
 
