@@ -24,8 +24,15 @@
  * (the blind mutant fqs_holdout_missing_leaf_offset survived). A holder
  * in the last leaf here waits to be nudged.
  *
- * Each test runs on cpu0 and holds a reader on another CPU, where it
- * spins with preemption off: the test's own thread must not be there.
+ * The rcu_tree suite checks the tree's shape (geometry.c), worked out
+ * apart, and that every node on a holdout's way to the root waits for
+ * the node below: the deep-tree boots run it (rcu.fanout=), where a
+ * wrong mask at an interior level would otherwise show only as a
+ * grace period ending early, or never, somewhere in the torture.
+ *
+ * Each test that holds a reader runs on cpu0 and holds it on another
+ * CPU, where it spins with preemption off: the test's own thread must
+ * not be there.
  */
 #include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
@@ -274,7 +281,7 @@ static void check_node(struct ktest_context *t, const struct rcu_node *node,
  * CPU once, in order, each node inside its parent, and each CPU pointed
  * at the leaf that covers it, at its bit there.
  */
-KTEST(rcu, tree_shape_covers_every_cpu_once_per_level)
+KTEST(rcu_tree, shape_covers_every_cpu_once_per_level)
 {
 	unsigned int next_cpu[RCU_MAX_LEVELS] = { 0 };
 	const struct rcu_node *node;
@@ -302,7 +309,7 @@ KTEST(rcu, tree_shape_covers_every_cpu_once_per_level)
  * every level, and that no report of another CPU clears early. A last CPU
  * is the one in the deepest, least shared corner of an uneven tree.
  */
-KTEST_ON_CPU(rcu, each_ancestor_of_a_holdout_waits_for_it, 0)
+KTEST_ON_CPU(rcu_tree, each_ancestor_of_a_holdout_waits_for_it, 0)
 {
 	unsigned int cpu = nr_cpus - 1;
 	const struct rcu_node *node;

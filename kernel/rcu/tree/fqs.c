@@ -162,7 +162,7 @@ static void print_stalled_cpu(unsigned int cpu)
 /* One warning's holdouts: the first RCU_STALL_CPUS_IN_FULL in full,
  * the rest named by leaf (engine.h says why), and whether any of them
  * was not simply starved by the host. The GP thread's own. */
-static unsigned int holdouts_in_full;
+static unsigned int holdouts_in_full, holdouts_found;
 static struct cpumask holdouts_rest, holdouts_starved;
 static bool holdout_not_starved;
 
@@ -172,6 +172,7 @@ static void report_holdout(unsigned int cpu, unsigned long gp)
 	bool is_starved = holdout_verdict(cpu, &h) == starved;
 
 	(void)gp;
+	holdouts_found++;
 	holdout_not_starved |= !is_starved;
 	if (holdouts_in_full < RCU_STALL_CPUS_IN_FULL) {
 		holdouts_in_full++;
@@ -212,12 +213,46 @@ static void summarise_rest(void)
 	}
 }
 
+/* Whether readers preempted before the grace period still hold up any
+ * node (a lock-free hint, as in rcu_gp_complete()). */
+static bool readers_hold_gp(void)
+{
+	const struct rcu_node *node;
+
+	rcu_for_each_node(node)
+		if (rcu_preempt_blocks_gp_hint(node))
+			return true;
+	return false;
+}
+
+/*
+ * No CPU owes the grace period and no reader holds it, yet the root
+ * waits: a node emptied and its report did not reach its parent. Name
+ * the nodes still waiting, whose children are all done: where the
+ * report stopped. (A vCPU the host stopped in the middle of a climb
+ * looks the same for as long as it is stopped.) Lock-free snapshots.
+ */
+static void show_lost_reports(void)
+{
+	const struct rcu_node *node;
+
+	pr_err("rcu:     no CPU and no preempted reader holds it up: a report "
+	       "lost on its way up the tree (or still climbing on a vCPU "
+	       "the host stopped); nodes still waiting:\n");
+	rcu_for_each_node(node)
+		if (READ_ONCE(node->qsmask))
+			pr_err("rcu:     node %u:%u (cpu%u-%u) mask %llx\n",
+			       node->level, node->index, node->grplo,
+			       node->grphi, READ_ONCE(node->qsmask));
+}
+
 /* Once per rcu.stall_timeout_ms of a grace period's age. */
 void rcu_check_stall(void)
 {
 	u64 now = clock_ns();
 	/* gp_seq, next_stall_ns and stalls are the GP thread's own. */
 	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+	bool readers;
 	u64 age_ms;
 
 	if (now < rcu_state.next_stall_ns)
@@ -229,7 +264,7 @@ void rcu_check_stall(void)
 		    rcu_gp_number(gp), age_ms);
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
 	       "%llu ms old; still waiting for:\n", rcu_gp_number(gp), age_ms);
-	holdouts_in_full = 0;
+	holdouts_in_full = holdouts_found = 0;
 	holdout_not_starved = false;
 	cpumask_clear(&holdouts_rest);
 	cpumask_clear(&holdouts_starved);
@@ -237,11 +272,15 @@ void rcu_check_stall(void)
 	atomic_add_relaxed(&rcu_stall_full_reported, holdouts_in_full);
 	summarise_rest();
 	rcu_preempt_show_blocked(false);
+	readers = readers_hold_gp();
+	if (!holdouts_found && !readers && !rcu_gp_complete()) {
+		show_lost_reports();
+		return;
+	}
 	/* Every CPU it waits for was starved, and no preempted reader
 	 * holds it up: the host's doing. rcutorture does not fail on it,
 	 * and tests/boot does not count a warning this line closes. */
-	if (!holdout_not_starved &&
-	    !rcu_preempt_blocks_gp_hint(rcu_root())) {
+	if (!holdout_not_starved && !readers) {
 		WRITE_ONCE(rcu_state.stalls_starved,
 			   rcu_state.stalls_starved + 1);
 		pr_warn("rcu: the stall warning of grace period %lu at %llu "
