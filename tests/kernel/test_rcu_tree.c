@@ -271,8 +271,8 @@ static void check_node(struct ktest_context *t, const struct rcu_node *node,
 		     node->grphi <= parent->grphi);
 	/* One bit, and a bit of the parent's fanout. */
 	KEXPECT_TRUE(node->grpmask && !(node->grpmask & (node->grpmask - 1)));
-	KEXPECT_TRUE(node->grpmask < 1ull << rcu_fanout ||
-		     rcu_fanout == RCU_FANOUT_MAX);
+	KEXPECT_TRUE(rcu_fanout == RCU_FANOUT_MAX ||
+		     node->grpmask < 1ull << rcu_fanout);
 }
 
 /*
