@@ -4,7 +4,7 @@
  *
  * Two engines are built into every non-preemptible kernel and chosen at
  * boot with rcu.engine=:
- *  - "tree" (the default; tree.c and the files it maps): Linux's Tree
+ *  - "tree" (the default; tree/, whose tree.c is the map): Linux's Tree
  *    RCU, a combining tree of per-node locks, a grace-period thread, and
  *    idle CPUs left alone in extended quiescent states.
  *  - "classic" (classic/): Linux 2.6.0's kernel/rcupdate.c, the engine

@@ -8,7 +8,7 @@
  * RCU=preempt, kernel/rcu/preempt/) a reader may be switched out inside
  * its section; the switch still lets the CPU report, so the reader is
  * queued on its leaf, and the leaf reports upward only once the readers
- * queued before the grace period began are done. The engine (tree.c,
+ * queued before the grace period began are done. The engine (tree/tree.c,
  * exp.c, quiescent.c) calls these hooks at the points where that
  * matters, and nowhere asks which flavour runs.
  */

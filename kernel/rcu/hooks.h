@@ -1,7 +1,7 @@
 /*
  * RCU's hooks into the scheduler, the idle loop and interrupt entry: the
  * places where a CPU tells RCU it is quiescent (quiescent.c implements
- * them; tree.c explains how the grace period uses them).
+ * them; tree/tree.c explains how the grace period uses them).
  */
 #ifndef KERNEL_RCU_HOOKS_H
 #define KERNEL_RCU_HOOKS_H

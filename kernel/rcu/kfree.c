@@ -13,7 +13,7 @@
  * so before the call_rcu() that queues the block, which orders it for
  * either engine (see call_rcu_arg()).
  */
-#include "internal.h"
+#include "engine.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/race.h"
 #include "kernel/percpu.h"

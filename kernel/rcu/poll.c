@@ -29,7 +29,8 @@ unsigned long rcu_gp_snap(void)
 	 * sample of gp_seq, so a grace period that has already started
 	 * (and might miss those updates' readers) is not counted. Pairs
 	 * with the full barrier each engine places after it makes gp_seq
-	 * odd: gp_start()'s smp_mb() (tree), classic_start_batch()'s (classic). */
+	 * odd: rcu_gp_start()'s smp_mb() (tree), classic_start_batch()'s
+	 * (classic). */
 	smp_mb();
 	return rcu_seq_snap(rcu_engine->gp_seq());
 }
@@ -149,7 +150,7 @@ void cond_synchronize_rcu(unsigned long cookie)
 void get_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
 {
 	/* rcu_gp_snap()'s full barrier comes first: the caller's updates
-	 * come before both samples; it pairs with gp_start()'s smp_mb()
+	 * come before both samples; it pairs with rcu_gp_start()'s smp_mb()
 	 * and with the locked add that follows the start of an expedited
 	 * grace period (exp.c). */
 	rgosp->rgos_norm = rcu_gp_snap();

@@ -20,6 +20,9 @@ struct rcu_stats {
 	u64 kfree_blocks;		/* kfree_rcu() blocks queued */
 	const char *flavour;		/* RCU_FLAVOUR_NAME */
 	const char *engine;		/* "tree" or "classic" (engine.h) */
+	/* How the engine's grace-period state is laid out: the tree's
+	 * levels, nodes per level and fanouts, or classic's one block. */
+	const char *shape;
 	const char *kthreads;		/* the threads kthread_prio is for */
 	u64 readers_blocked;		/* preempted inside a reader, queued */
 	u64 readers_boosted;		/* of those, boosted (preempt/boost.c) */

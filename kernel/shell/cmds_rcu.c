@@ -21,6 +21,7 @@ static void print_grace_periods(void)
 
 	rcu_get_stats(&s);
 	console_printf("engine: %s\n", s.engine);
+	console_printf("shape: %s\n", s.shape);
 	console_printf("grace periods: gp_seq %lu (%s), needed up to %lu; "
 		       "%llu completed, %llu expedited\n", s.gp_seq,
 		       s.gp_seq & 1 ? "one running" : "idle", s.gp_seq_needed,

@@ -17,7 +17,7 @@
  * once outlasted the default 30 s watchdog under make stress-test.
  * Hence fewer rounds and a watchdog of minutes.
  */
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
 #include "arch.h"

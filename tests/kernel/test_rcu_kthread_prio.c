@@ -10,7 +10,7 @@
 #include "kernel/errno.h"
 #include "kernel/hotplug.h"
 #include "kernel/percpu.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/classic/classic.h"
 #include "kernel/sched/sched.h"

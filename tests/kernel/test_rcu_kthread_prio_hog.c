@@ -16,7 +16,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/rcu/engine.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"

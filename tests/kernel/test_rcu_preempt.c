@@ -10,7 +10,7 @@
  * is on its leaf's list, and that neither kind of grace period ends
  * until the reader leaves. Every wait is for a condition, never a time.
  */
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"

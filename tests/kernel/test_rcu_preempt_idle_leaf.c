@@ -3,8 +3,8 @@
  * reader. A grace period leaves out a leaf whose CPUs are all idle, since
  * none of them owes it a report; but a reader preempted on that leaf and
  * still inside its section is queued there, wherever it runs now, and
- * the grace period must wait for it all the same (gp_start() sets the
- * root's bit for a leaf with blocked readers).
+ * the grace period must wait for it all the same (rcu_gp_start() sets
+ * the parent's bit for a leaf with blocked readers).
  *
  * Set up with rcu.fanout_leaf=2 at -smp 3, where cpu2 has a leaf of its
  * own: a reader allowed on cpu0 and cpu2 enters its section on cpu2, a
@@ -14,7 +14,7 @@
  * Every wait is for a condition; only the check that the grace period
  * has not ended needs the few ticks a wrong one would take to end.
  */
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"

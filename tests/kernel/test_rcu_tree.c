@@ -1,6 +1,6 @@
 /*
  * The combining tree's own rules, white-box: checked against its state
- * (kernel/rcu/internal.h) where a black-box test would need a rare
+ * (kernel/rcu/tree/tree.h) where a black-box test would need a rare
  * interleaving.
  *
  * A report is for one grace period: a late report for the last one must
@@ -24,10 +24,17 @@
  * (the blind mutant fqs_holdout_missing_leaf_offset survived). A holder
  * in the last leaf here waits to be nudged.
  *
- * Each test runs on cpu0 and holds a reader on another CPU, where it
- * spins with preemption off: the test's own thread must not be there.
+ * The rcu_tree suite checks the tree's shape (geometry.c), worked out
+ * apart, and that every node on a holdout's way to the root waits for
+ * the node below: the deep-tree boots run it (rcu.fanout=), where a
+ * wrong mask at an interior level would otherwise show only as a
+ * grace period ending early, or never, somewhere in the torture.
+ *
+ * Each test that holds a reader runs on cpu0 and holds it on another
+ * CPU, where it spins with preemption off: the test's own thread must
+ * not be there.
  */
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/smp_call.h"
@@ -58,15 +65,15 @@ static void hold_reader_until_released(void *unused)
 	preempt_enable();
 }
 
-/* A thread on cpu1 inside rcu_read_lock() once this returns, or NULL. */
-static struct thread *hold_reader_on_cpu1(void)
+/* A thread on cpu inside rcu_read_lock() once this returns, or NULL. */
+static struct thread *hold_reader_on(unsigned int cpu)
 {
 	struct thread *holder;
 
 	WRITE_ONCE(holder_inside, false);
 	WRITE_ONCE(holder_release, false);
 	holder = thread_create_on(hold_reader_until_released, NULL,
-				  "reader_holder", 1);
+				  "reader_holder", cpu);
 	if (holder)
 		while (!READ_ONCE(holder_inside))
 			sleep_ms(1);
@@ -99,12 +106,12 @@ static void release_reader(struct thread *holder)
 	thread_join(holder);
 }
 
-/* Ask for a grace period and wait until cpu1's leaf has been set up for
+/* Ask for a grace period and wait until cpu's leaf has been set up for
  * it (node_start() stores the mask before the node's gp_seq, in order
  * on x86-TSO), or until it has ended already. Returns its cookie. */
-static unsigned long start_grace_period(void)
+static unsigned long start_grace_period(unsigned int cpu)
 {
-	const struct rcu_node *leaf = rcu_data[1].leaf;
+	const struct rcu_node *leaf = rcu_data[cpu].leaf;
 	unsigned long snap = rcu_gp_snap();
 
 	rcu_request_gp(snap);
@@ -127,9 +134,9 @@ KTEST_ON_CPU(rcu, stale_report_does_not_end_the_next_grace_period, 0)
 	synchronize_rcu();
 	/* The value gp_seq had while the grace period just ended ran. */
 	stale = READ_ONCE(rcu_state.gp_seq) - 1;
-	holder = hold_reader_on_cpu1();
+	holder = hold_reader_on(1);
 	KASSERT_TRUE(holder != NULL);
-	snap = start_grace_period();
+	snap = start_grace_period(1);
 	bit_set = READ_ONCE(rdp->leaf->qsmask) & rdp->leaf_bit;
 	/* cpu1's report for the last grace period arrives late. */
 	rcu_report_qs(1, stale);
@@ -153,11 +160,11 @@ KTEST_ON_CPU(hotplug, grace_period_waits_for_a_cpu_leaving_the_online_set, 0)
 	SKIP_UNLESS_TREE();
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to hold a reader");
-	holder = hold_reader_on_cpu1();
+	holder = hold_reader_on(1);
 	KASSERT_TRUE(holder != NULL);
 	/* cpu_down()'s first step, with cpu1 still inside its reader. */
 	smp_call_set_online(1, false);
-	snap = start_grace_period();
+	snap = start_grace_period(1);
 	bit_set = READ_ONCE(rdp->leaf->qsmask) & rdp->leaf_bit;
 	/* Were cpu1 left out, every other CPU reports within a few ticks
 	 * and the grace period ends. */
@@ -187,7 +194,7 @@ KTEST_ON_CPU(hotplug, expedited_waits_for_a_cpu_leaving_the_online_set, 0)
 	SKIP_UNLESS_TREE();
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to hold a reader");
-	holder = hold_reader_on_cpu1();
+	holder = hold_reader_on(1);
 	KASSERT_TRUE(holder != NULL);
 	smp_call_set_online(1, false);
 	WRITE_ONCE(expedited_returned, false);
@@ -217,7 +224,7 @@ KTEST_ON_CPU(rcu, holdout_of_a_later_leaf_is_nudged, 0)
 
 	SKIP_UNLESS_TREE();
 	if (rcu_state.nr_leaves < 2 || !READ_ONCE(cpu_area(cpu)->online) ||
-	    rcu_data[cpu].leaf->first_cpu == 0)
+	    rcu_data[cpu].leaf->grplo == 0)
 		KTEST_SKIP("needs an online CPU in a second leaf of the tree "
 			   "(rcu.fanout_leaf=)");
 	WRITE_ONCE(holder_inside, false);
@@ -229,4 +236,105 @@ KTEST_ON_CPU(rcu, holdout_of_a_later_leaf_is_nudged, 0)
 	/* Ends once the holder, nudged, has left its reader. */
 	synchronize_rcu();
 	thread_join(holder);
+}
+
+/* The levels a tree of these fanouts needs for nr_cpus, worked out
+ * apart from geometry.c: the leaves, then a node per fanout nodes of
+ * the level below, until one node is left. */
+static unsigned int expected_levels(void)
+{
+	unsigned int levels = 1, n = DIV_ROUND_UP(nr_cpus, rcu_fanout_leaf);
+
+	for (; n > 1; levels++)
+		n = DIV_ROUND_UP(n, rcu_fanout);
+	return levels;
+}
+
+/* One node's place: its CPUs follow its left neighbour's on its level,
+ * inside its parent's, and a leaf holds at most rcu.fanout_leaf. */
+static void check_node(struct ktest_context *t, const struct rcu_node *node,
+		       unsigned int *next_cpu)
+{
+	const struct rcu_node *parent = node->parent;
+
+	KEXPECT_EQ(node->grplo, next_cpu[node->level]);
+	KEXPECT_TRUE(node->grplo <= node->grphi);
+	next_cpu[node->level] = node->grphi + 1;
+	if (rcu_is_leaf(node))
+		KEXPECT_TRUE(node->grphi - node->grplo < rcu_fanout_leaf);
+	if (!parent) {
+		KEXPECT_TRUE(node == rcu_root());
+		return;
+	}
+	KEXPECT_EQ(parent->level + 1, node->level);
+	KEXPECT_TRUE(parent->grplo <= node->grplo &&
+		     node->grphi <= parent->grphi);
+	/* One bit, and a bit of the parent's fanout. */
+	KEXPECT_TRUE(node->grpmask && !(node->grpmask & (node->grpmask - 1)));
+	KEXPECT_TRUE(rcu_fanout == RCU_FANOUT_MAX ||
+		     node->grpmask < 1ull << rcu_fanout);
+}
+
+/*
+ * The shape geometry.c built for the CPUs found and the fanouts asked
+ * for: as few levels as hold every CPU, each level's nodes covering every
+ * CPU once, in order, each node inside its parent, and each CPU pointed
+ * at the leaf that covers it, at its bit there.
+ */
+KTEST(rcu_tree, shape_covers_every_cpu_once_per_level)
+{
+	unsigned int next_cpu[RCU_MAX_LEVELS] = { 0 };
+	const struct rcu_node *node;
+	unsigned int cpu, k;
+
+	SKIP_UNLESS_TREE();
+	KEXPECT_EQ(rcu_state.nr_levels, expected_levels());
+	KEXPECT_EQ(rcu_state.level_count[0], 1u);
+	rcu_for_each_node(node)
+		check_node(t, node, next_cpu);
+	for (k = 0; k < rcu_state.nr_levels; k++)
+		KEXPECT_EQ(next_cpu[k], nr_cpus);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct rcu_node *leaf = rcu_data[cpu].leaf;
+
+		KEXPECT_TRUE(rcu_is_leaf(leaf));
+		KEXPECT_TRUE(leaf->grplo <= cpu && cpu <= leaf->grphi);
+		KEXPECT_EQ(rcu_data[cpu].leaf_bit, 1ull << (cpu - leaf->grplo));
+	}
+}
+
+/*
+ * While a CPU owes the running grace period, each node on its way to the
+ * root waits for the one below: the masks a grace period's start sets at
+ * every level, and that no report of another CPU clears early. A last CPU
+ * is the one in the deepest, least shared corner of an uneven tree.
+ */
+KTEST_ON_CPU(rcu_tree, each_ancestor_of_a_holdout_waits_for_it, 0)
+{
+	unsigned int cpu = nr_cpus - 1;
+	const struct rcu_node *node;
+	struct thread *holder;
+	unsigned long snap, gp;
+	bool all_wait;
+
+	SKIP_UNLESS_TREE();
+	if (cpu == 0 || !READ_ONCE(cpu_area(cpu)->online))
+		KTEST_SKIP("needs a second online CPU to hold a reader");
+	holder = hold_reader_on(cpu);
+	KASSERT_TRUE(holder != NULL);
+	snap = start_grace_period(cpu);
+	gp = snap - 1;
+	/* The holder cannot report: every bit on its path stays set, and
+	 * each node stays in this grace period, until it is released. */
+	all_wait = READ_ONCE(rcu_data[cpu].leaf->qsmask) &
+		   rcu_data[cpu].leaf_bit;
+	for (node = rcu_data[cpu].leaf; node; node = node->parent) {
+		all_wait &= READ_ONCE(node->gp_seq) == gp;
+		if (node->parent)
+			all_wait &= !!(READ_ONCE(node->parent->qsmask) &
+				       node->grpmask);
+	}
+	release_reader(holder);
+	KEXPECT_TRUE(all_wait);
+	synchronize_rcu();
 }

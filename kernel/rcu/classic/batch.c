@@ -28,7 +28,7 @@
  *     clears the last bit ends the batch and starts the next one asked
  *     for, with the online CPUs' bits (classic_start_batch()).
  *
- * How it differs from the tree engine (tree.c), and why Linux replaced
+ * How it differs from the tree engine (tree/tree.c), and why Linux replaced
  * it in 2.6.29:
  *  - Every CPU that reports takes the one lock and writes the one
  *    cpumask: each batch costs nr_cpus acquisitions of a single line

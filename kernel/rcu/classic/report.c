@@ -142,6 +142,7 @@ void classic_get_stats(struct rcu_stats *s)
 	unsigned int n = smp_load_acquire(&latency_next);
 	long maxbatch = READ_ONCE(rcu_ctrlblk.maxbatch);
 
+	s->shape = "one control block: one lock, one cpumask";
 	/* Lock-free snapshots, each untorn, not consistent together. */
 	s->gp_seq = READ_ONCE(rcu_ctrlblk.gp_seq);
 	/* The sequence at which the latest batch asked for ends. */

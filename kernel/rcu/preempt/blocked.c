@@ -26,10 +26,11 @@
  *
  *  2. A grace period's start points gp_tasks at the head of each leaf's
  *     list: every reader queued then began before it. A leaf with queued
- *     readers has its bit in the root even if none of its CPUs must
- *     report, and reports upward only when its CPUs have and gp_tasks is
- *     NULL. An expedited start does the same with exp_tasks, holding one
- *     more report per such leaf.
+ *     readers has its bit in its parent (and each ancestor its own in
+ *     its parent) even if none of its CPUs must report, and reports
+ *     upward only when its CPUs have and gp_tasks is NULL. An expedited
+ *     start does the same with exp_tasks, holding one more report per
+ *     such leaf.
  *
  *  3. The outermost rcu_read_unlock() of a queued thread (its special
  *     bit says so) takes it off the list, moves gp_tasks or exp_tasks on
@@ -48,7 +49,7 @@
  */
 #include "preempt.h"
 #include "kernel/race.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/time.h"
 
 void rcu_preempt_init_node(struct rcu_node *node)
@@ -66,7 +67,7 @@ bool rcu_preempt_blocks_gp(const struct rcu_node *node)
 bool rcu_preempt_blocks_gp_hint(const struct rcu_node *node)
 {
 	/* Written under the node's lock (WRITE_ONCE), which the waker
-	 * takes before it wakes the GP thread: see gp_complete(). */
+	 * takes before it wakes the GP thread: see rcu_gp_complete(). */
 	return READ_ONCE(node->gp_tasks) != NULL;
 }
 
@@ -83,10 +84,9 @@ void rcu_preempt_gp_start_leaf(struct rcu_node *leaf)
 
 void rcu_preempt_exp_start(void)
 {
-	unsigned int i;
+	struct rcu_node *leaf;
 
-	for (i = 0; i < rcu_state.nr_leaves; i++) {
-		struct rcu_node *leaf = rcu_leaf(i);
+	rcu_for_each_leaf(leaf) {
 		unsigned long flags = spin_lock_irqsave(&leaf->lock);
 
 		/* A reader queued since the CPUs' flags were set may have

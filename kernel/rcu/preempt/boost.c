@@ -21,7 +21,7 @@
  */
 #include "preempt.h"
 #include "kernel/cmdline.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/time.h"
 
 static bool rcu_boost = true;
@@ -101,7 +101,7 @@ static void boost_leaf(struct rcu_node *leaf)
 
 void rcu_preempt_boost(u64 gp_age_ms)
 {
-	unsigned int i;
+	struct rcu_node *leaf;
 
 	if (gp_age_ms < rcu_boost_delay_ms)
 		return;
@@ -111,10 +111,10 @@ void rcu_preempt_boost(u64 gp_age_ms)
 	WRITE_ONCE(rcu_preempt_boost_scans, rcu_preempt_boost_scans + 1);
 	if (!rcu_boost)
 		return;
-	for (i = 0; i < rcu_state.nr_leaves; i++)
-		boost_leaf(rcu_leaf(i));
+	rcu_for_each_leaf(leaf)
+		boost_leaf(leaf);
 	/* The root's own list, which only readers queued before
 	 * rcu_init() can be on. */
-	if (rcu_state.nr_leaves > 1)
-		boost_leaf(&rcu_state.root);
+	if (rcu_state.nr_levels > 1)
+		boost_leaf(rcu_root());
 }

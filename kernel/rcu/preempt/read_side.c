@@ -10,7 +10,7 @@
  * with interrupts off (or a single instruction) suffice.
  */
 #include "preempt.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 

@@ -5,7 +5,7 @@
  */
 #include "preempt.h"
 #include "kernel/printk.h"
-#include "kernel/rcu/internal.h"
+#include "kernel/rcu/tree/tree.h"
 #include "kernel/time.h"
 
 /* At most this many readers named per leaf: a stall report must end. */
@@ -23,7 +23,7 @@ static void show_leaf(struct rcu_node *leaf, bool expedited)
 
 	if (from)
 		pr_err("rcu:     tasks blocked on leaf %u (cpu%u..) %s:\n",
-		       leaf->index, leaf->first_cpu,
+		       leaf->index, leaf->grplo,
 		       expedited ? "hold up the expedited grace period" :
 				   "hold up the grace period");
 	for (pos = from; pos && pos != &leaf->blkd_tasks; pos = pos->next) {
@@ -55,8 +55,8 @@ static void show_leaf(struct rcu_node *leaf, bool expedited)
 
 void rcu_preempt_show_blocked(bool expedited)
 {
-	unsigned int i;
+	struct rcu_node *leaf;
 
-	for (i = 0; i < rcu_state.nr_leaves; i++)
-		show_leaf(rcu_leaf(i), expedited);
+	rcu_for_each_leaf(leaf)
+		show_leaf(leaf, expedited);
 }

@@ -1,8 +1,8 @@
 /*
- * The tree engine's entries in the engine table (engine.h); tree.c is
- * the map of the engine itself.
+ * The tree engine's entries in the engine table (kernel/rcu/engine.h);
+ * tree.c is the map of the engine itself.
  */
-#include "internal.h"
+#include "tree.h"
 
 /* The engine's set_kthread_priority: rcu_gp and every rcuc thread. */
 static int tree_set_kthread_priority(unsigned int prio)

@@ -16,8 +16,8 @@
  * handlers): the outermost one leaves the extended quiescent state for
  * its duration, and reports as it goes back.
  */
-#include "inject.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
 #include "lib/atomic.h"
 
 /* This CPU is quiescent right now: if a grace period it has not yet
@@ -27,8 +27,8 @@
 void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason)
 {
 	struct rcu_data *rdp = &rcu_data[cpu];
-	/* Lock-free hints, written by the GP thread (node_start(),
-	 * gp_start(), gp_end()): report_up() checks the node's gp_seq and
+	/* Lock-free hints, written by the GP thread (rcu_gp_start(),
+	 * rcu_gp_end()): node_clear() checks the node's gp_seq and
 	 * our bit again under the node's lock, whose acquire also orders
 	 * this CPU's later readers after node_start(). So a stale value
 	 * only puts the report off to the next quiescent state or the
@@ -98,7 +98,7 @@ void rcu_tree_idle_enter(void)
 
 /* Leaving idle. The locked increment is a full barrier between the
  * counter and the first reader that follows: if the GP thread, after its
- * own full barrier in gp_start(), still saw us idle, our readers see
+ * own full barrier in rcu_gp_start(), still saw us idle, our readers see
  * every update made before that grace period began (store buffering
  * with fences on both sides). The same holds against the locked add
  * before synchronize_rcu_expedited() reads the counters. */
@@ -171,7 +171,7 @@ void rcu_tree_irq_enter(void)
 	if (READ_ONCE(rdp->eqs_seq) & 1) {
 		/* Full barrier, as in rcu_idle_exit(): the handler's readers
 		 * see every update made before a grace period that saw this
-		 * CPU idle; pairs with gp_start()'s smp_mb() and the locked
+		 * CPU idle; pairs with rcu_gp_start()'s smp_mb() and the locked
 		 * add in synchronize_rcu_expedited(). */
 		atomic_fetch_add(&rdp->eqs_seq, 1);
 		rdp->irq_eqs_exit = 1;

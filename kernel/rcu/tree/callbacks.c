@@ -6,8 +6,8 @@
  * blimit grows while the backlog is large (as Linux's rcu_do_batch does)
  * so that invocation keeps up with grace periods.
  */
-#include "inject.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
 #include "kernel/init.h"
 #include "kernel/mm/kasan.h"
 #include "kernel/mm/kmalloc.h"
@@ -29,7 +29,7 @@ static void accelerate(struct rcu_data *rdp)
 {
 	/* The snapshot of gp_seq must not be older than the caller's
 	 * updates: call_rcu()'s smp_mb() orders them before this load, and
-	 * pairs with gp_start()'s. From the tick, NEXT is empty (call_rcu()
+	 * pairs with rcu_gp_start()'s. From the tick, NEXT is empty (call_rcu()
 	 * gives each callback its grace period at once), so a later value
 	 * can only book a later grace period. */
 	unsigned long snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
@@ -52,7 +52,7 @@ void rcu_tree_queue_callback(struct rcu_head *head)
 	 * before we sample gp_seq in accelerate(). Otherwise a grace period
 	 * that began before the store could be taken to cover it, and a CPU
 	 * that reported early could still be reading the old version.
-	 * Pairs with the smp_mb() in gp_start() after it stores gp_seq. */
+	 * Pairs with the smp_mb() in rcu_gp_start() after it stores gp_seq. */
 	smp_mb();
 	flags = arch_irq_save();
 	rdp = &rcu_data[this_cpu_id()];
@@ -68,7 +68,7 @@ void rcu_tree_queue_callback(struct rcu_head *head)
 void rcu_callbacks_tick(void)
 {
 	struct rcu_data *rdp = &rcu_data[this_cpu_id()];
-	/* Acquire pairs with gp_end()'s release: the readers of the grace
+	/* Acquire pairs with rcu_gp_end()'s release: the readers of the grace
 	 * period are done before its callbacks are moved to DONE. */
 	unsigned long done = smp_load_acquire(&rcu_state.gp_seq);
 	unsigned long was_done;

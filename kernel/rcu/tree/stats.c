@@ -1,6 +1,6 @@
 /* RCU statistics for the console and the self-tests. */
-#include "stats.h"
-#include "internal.h"
+#include "tree.h"
+#include "kernel/rcu/stats.h"
 #include "lib/atomic.h"
 
 
@@ -19,18 +19,15 @@ void rcu_record_latency(u64 ns)
  * snapshots of counters kept under the nodes' locks or by one CPU. */
 static void count_locks_and_writes(struct rcu_stats *s)
 {
-	unsigned int i, cpu;
+	const struct rcu_node *node;
+	unsigned int cpu;
 
 	s->lock_acquisitions = s->lock_wait_ns = 0;
 	s->hottest_lock_acquisitions = 0;
 	s->shared_writes = READ_ONCE(rcu_state.gp_seq_writes);
-	for (i = 0; i <= rcu_state.nr_leaves; i++) {
-		const struct rcu_node *node = i ? &rcu_state.leaves[i - 1]
-						: &rcu_state.root;
+	rcu_for_each_node(node) {
 		u64 n = READ_ONCE(node->lock_acquisitions);
 
-		if (i && rcu_state.nr_leaves == 1)
-			break;		/* the root is the one leaf */
 		s->lock_acquisitions += n;
 		s->lock_wait_ns += READ_ONCE(node->lock_wait_ns);
 		s->shared_writes += READ_ONCE(node->shared_writes);
@@ -51,6 +48,7 @@ void rcu_tree_get_stats(struct rcu_stats *s)
 
 	/* The rest are lock-free snapshots of counters that one thread or
 	 * CPU writes: untorn, but not consistent with one another. */
+	s->shape = rcu_tree_shape;	/* set at boot, never changed */
 	s->gp_seq = READ_ONCE(rcu_state.gp_seq);
 	s->gp_seq_needed = READ_ONCE(rcu_state.gp_seq_needed);
 	s->gps_completed = READ_ONCE(rcu_state.gps_completed);
@@ -81,7 +79,7 @@ void rcu_tree_get_cpu_stats(unsigned int cpu, struct rcu_cpu_stats *s)
 
 unsigned long rcu_tree_gp_seq(void)
 {
-	/* Acquire pairs with gp_end()'s release store: a grace period
+	/* Acquire pairs with rcu_gp_end()'s release store: a grace period
 	 * seen ended has its readers done before the caller goes on. */
 	return smp_load_acquire(&rcu_state.gp_seq);
 }

@@ -13,7 +13,7 @@
  * gp_seq: a caller that finds, once it holds exp_mutex, that a whole
  * expedited grace period has run since it arrived, returns at once.
  */
-#include "internal.h"
+#include "tree.h"
 #include "lib/bitops.h"
 #include "kernel/init.h"
 #include "kernel/ipi.h"
@@ -214,7 +214,7 @@ void rcu_tree_synchronize_expedited(void)
 	/* Full barrier (the locked add above): the flags and our updates
 	 * are visible before we read the idle counters, and before the
 	 * IPIs; pairs with the barriers in rcu_idle_exit() and
-	 * rcu_irq_enter(), as in gp_start(). */
+	 * rcu_irq_enter(), as in rcu_gp_start(). */
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		if (cpu == me)
 			continue;

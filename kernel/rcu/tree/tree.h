@@ -1,12 +1,12 @@
-/* State shared by the files of the RCU core (tree.c is the map). */
-#ifndef KERNEL_RCU_INTERNAL_H
-#define KERNEL_RCU_INTERNAL_H
+/* State shared by the files of the tree engine (tree.c is the map). */
+#ifndef KERNEL_RCU_TREE_TREE_H
+#define KERNEL_RCU_TREE_TREE_H
 
-#include "cblist.h"
-#include "engine.h"
-#include "flavour.h"
-#include "hooks.h"
-#include "rcupdate.h"
+#include "kernel/rcu/cblist.h"
+#include "kernel/rcu/engine.h"
+#include "kernel/rcu/flavour.h"
+#include "kernel/rcu/hooks.h"
+#include "kernel/rcu/rcupdate.h"
 #include "kernel/mm/kasan.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
@@ -17,40 +17,54 @@
 #include "lib/atomic.h"
 
 #define RCU_FANOUT_LEAF_DEFAULT	16	/* CPUs a leaf, as Linux's */
-#define RCU_FANOUT_LEAF_MIN	2
-#define RCU_FANOUT_LEAF_MAX	64	/* bits in a leaf's qsmask */
-/* The root's qsmask has a bit per leaf. */
-#define RCU_MAX_LEAVES		64
+#define RCU_FANOUT_DEFAULT	64	/* children of an interior node, as
+					 * Linux's CONFIG_RCU_FANOUT */
+/* Two at least, so that small CPU counts can make deep trees; 64 at
+ * most, the bits of a node's qsmask. */
+#define RCU_FANOUT_MIN		2
+#define RCU_FANOUT_MAX		64
+#define RCU_MAX_LEVELS		4	/* as Linux's RCU_NUM_LVLS */
+/* The most nodes a tree of MAX_CPUS can need: at least two children a
+ * node, each level above the leaves has at most half as many nodes (plus
+ * one) as the one below, and there are at most MAX_CPUS / 2 + 1 leaves. */
+#define RCU_MAX_NODES		(MAX_CPUS + 2 * RCU_MAX_LEVELS)
 #define RCU_NUDGE_TICKS		1	/* ticks before a holdout is nudged */
 /* The longest an idle CPU holding callbacks sleeps (rcu_tree_needs_cpu()). */
 #define RCU_IDLE_WAKE_TICKS	4
 
 /*
- * A node of the combining tree. A leaf's qsmask has a bit per CPU of the
- * leaf that still owes the current grace period a quiescent state; the
- * root's has a bit per leaf still owing. With rcu.fanout_leaf CPUs or
- * fewer (16 by default) the one leaf is the root.
+ * A node of the combining tree (geometry.c builds it). A leaf's qsmask
+ * has a bit per CPU of the leaf that still owes the current grace period
+ * a quiescent state; an interior node's has a bit per child still owing.
+ * With rcu.fanout_leaf CPUs or fewer (16 by default) the one leaf is the
+ * root.
  */
 struct rcu_node {
 	spinlock_t lock;
 	/* Both under lock; gp_seq is also peeked at lock-free by
-	 * note_quiescent_state(), the root's qsmask by gp_complete(). */
+	 * note_quiescent_state(), the root's qsmask by rcu_gp_complete(). */
 	unsigned long gp_seq;		/* the grace period qsmask is for */
 	u64 qsmask;
-	unsigned int first_cpu;		/* leaves: CPU of bit 0 */
+	/* The shape, set by rcu_init() before any grace period and never
+	 * changed: the parent (NULL at the root), this node's bit in the
+	 * parent's qsmask, the CPUs it covers (grplo..grphi; a leaf's bit
+	 * 0 is grplo), its level (0 at the root) and its place there. */
+	struct rcu_node *parent;
+	u64 grpmask;
+	unsigned int grplo, grphi;
+	unsigned int level, index;
 	/* For make bench-engines, under lock (rcu_node_lock()), read
 	 * lock-free: acquisitions, the wait for them, and the stores to
 	 * the node's mask that other CPUs' reports also make. */
 	u64 lock_acquisitions;
 	u64 lock_wait_ns;
 	u64 shared_writes;
-	unsigned int index;		/* leaves: bit in the root's mask */
 #if CONFIG_PREEMPT_RCU
 	/* Readers preempted inside their sections on this leaf's CPUs,
 	 * newest first, and where the normal and the expedited grace
 	 * periods' waits begin: each waits for its entry and every one
 	 * after it (kernel/rcu/preempt/blocked.c). All under lock; gp_tasks
-	 * also peeked at lock-free by gp_complete(). */
+	 * also peeked at lock-free by rcu_gp_complete(). */
 	struct list_head blkd_tasks;
 	struct list_head *gp_tasks;
 	struct list_head *exp_tasks;
@@ -105,9 +119,14 @@ struct rcu_state {
 	 * lock-free by rcu_request_gp() and the GP thread. */
 	unsigned long gp_seq_needed;
 	spinlock_t request_lock;
-	struct rcu_node root;
-	struct rcu_node leaves[RCU_MAX_LEAVES];
-	unsigned int nr_leaves;
+	/* Every node, level by level from the root (breadth-first), so
+	 * that a walk of the array is a walk down the tree, the leaves
+	 * last; level[k] is the first of level k. Set by rcu_init(); until
+	 * then every CPU reports to node[0]. */
+	struct rcu_node node[RCU_MAX_NODES];
+	struct rcu_node *level[RCU_MAX_LEVELS];
+	unsigned int level_count[RCU_MAX_LEVELS];
+	unsigned int nr_levels, nr_nodes, nr_leaves;
 	struct thread *gp_thread;
 	struct wait_queue gp_wait;	/* the GP thread waits here */
 	struct wait_queue gp_done;	/* synchronize_rcu() waiters */
@@ -129,17 +148,36 @@ struct rcu_state {
 
 extern struct rcu_state rcu_state;
 extern struct rcu_data rcu_data[MAX_CPUS];
-extern unsigned int rcu_fanout_leaf;
+extern unsigned int rcu_fanout_leaf, rcu_fanout;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
 extern u64 rcu_exp_stalls;
 
-/* The nodes whose masks have a bit per CPU: the root alone when one
- * leaf holds every CPU. */
+static inline struct rcu_node *rcu_root(void)
+{
+	return &rcu_state.node[0];
+}
+
+/* The nodes whose masks have a bit per CPU, the last level: the root
+ * alone when one leaf holds every CPU. */
 static inline struct rcu_node *rcu_leaf(unsigned int i)
 {
-	return rcu_state.nr_leaves == 1 ? &rcu_state.root
-					 : &rcu_state.leaves[i];
+	return rcu_state.level[rcu_state.nr_levels - 1] + i;
+}
+
+#define rcu_for_each_node(node)						\
+	for ((node) = rcu_state.node;					\
+	     (node) < rcu_state.node + rcu_state.nr_nodes; (node)++)
+
+/* The leaves are the array's last nr_leaves nodes. */
+#define rcu_for_each_leaf(leaf)						\
+	for ((leaf) = rcu_state.node + rcu_state.nr_nodes -		\
+		      rcu_state.nr_leaves;				\
+	     (leaf) < rcu_state.node + rcu_state.nr_nodes; (leaf)++)
+
+static inline bool rcu_is_leaf(const struct rcu_node *node)
+{
+	return node->level == rcu_state.nr_levels - 1;
 }
 
 /* A node's lock, counted for the engine comparison (make bench-engines):
@@ -168,9 +206,22 @@ static inline unsigned long rcu_node_lock_irqsave(struct rcu_node *node)
 void rcu_report_qs(unsigned int cpu, unsigned long gp_seq);
 /* Called with node->lock held (interrupts off), which it releases: the
  * node may have nothing left to wait for in gp_seq (a CPU reported, or
- * its last blocked reader ended); if so, tell the root, or the GP
- * thread if it is the root. */
+ * its last blocked reader ended); if so, clear its bit in its parent,
+ * and so on up while nodes empty, waking the GP thread if the root
+ * does (report.c). */
 void rcu_report_node_done(struct rcu_node *node, unsigned long gp_seq);
+/* Under the node's lock: CPUs or children that have not reported, or
+ * readers preempted before the grace period began. */
+bool rcu_node_waits(const struct rcu_node *node);
+/* gp.c: the grace period's start and end, and whether the root has
+ * nothing left to wait for (lock-free, for the GP thread's wait). */
+void rcu_gp_start(void);
+void rcu_gp_end(void);
+bool rcu_gp_complete(void);
+/* geometry.c: the tree's shape for nr_cpus, set up once at boot, and
+ * what the boot line and the shell say of it. */
+void rcu_geometry_init(void);
+extern char rcu_tree_shape[128];
 /* quiescent.c: report this CPU's quiescent state, if a grace period it
  * has not reported runs. Interrupts off. */
 void note_quiescent_state(unsigned int cpu, enum trace_qs_reason reason);
@@ -202,7 +253,7 @@ void rcu_exp_init(void);
 void rcu_exp_show_state(void);
 void rcu_cb_threads_start(void);
 
-/* The tree's entries in the engine table (tree_engine.c). */
+/* The tree's entries in the engine table (engine.c). */
 void rcu_tree_init(void);
 void rcu_tree_start_kthreads(void);
 void rcu_tree_note_context_switch(void);

@@ -3,9 +3,9 @@
  * thread does each time its alarm says a grace period has waited
  * RCU_NUDGE_TICKS ticks (see tree.c, step 4).
  */
-#include "inject.h"
-#include "internal.h"
-#include "stats.h"
+#include "tree.h"
+#include "kernel/rcu/inject.h"
+#include "kernel/rcu/stats.h"
 #include "kernel/hotplug.h"
 #include "kernel/ipi.h"
 #include "kernel/printk.h"
@@ -22,23 +22,24 @@ static u64 leaf_holdouts(struct rcu_node *leaf, unsigned long gp)
 	return mask;
 }
 
-/* Visit every CPU that still owes gp. */
+/* Visit every CPU that still owes gp: the leaves hold them all, at any
+ * depth, so the scan never looks at an interior node. */
 static void for_each_holdout(unsigned long gp,
 			     void (*fn)(unsigned int cpu, unsigned long gp))
 {
-	unsigned int i, bit;
+	struct rcu_node *leaf;
+	unsigned int bit;
 
-	for (i = 0; i < rcu_state.nr_leaves; i++) {
-		struct rcu_node *leaf = rcu_leaf(i);
+	rcu_for_each_leaf(leaf) {
 		u64 mask = leaf_holdouts(leaf, gp);
 
 		for (bit = 0; mask; bit++, mask >>= 1)
 			if (mask & 1)
-				fn(leaf->first_cpu + bit, gp);
+				fn(leaf->grplo + bit, gp);
 	}
 }
 
-/* Idle now, or idle at some point since the sample in gp_start(): the
+/* Idle now, or idle at some point since the sample in rcu_gp_start(): the
  * counter is odd, or has moved. The sample and this read are both of a
  * counter its CPU changes only with full barriers. */
 static void force_one(unsigned int cpu, unsigned long gp)
@@ -161,7 +162,7 @@ static void print_stalled_cpu(unsigned int cpu)
 /* One warning's holdouts: the first RCU_STALL_CPUS_IN_FULL in full,
  * the rest named by leaf (engine.h says why), and whether any of them
  * was not simply starved by the host. The GP thread's own. */
-static unsigned int holdouts_in_full;
+static unsigned int holdouts_in_full, holdouts_found;
 static struct cpumask holdouts_rest, holdouts_starved;
 static bool holdout_not_starved;
 
@@ -171,6 +172,7 @@ static void report_holdout(unsigned int cpu, unsigned long gp)
 	bool is_starved = holdout_verdict(cpu, &h) == starved;
 
 	(void)gp;
+	holdouts_found++;
 	holdout_not_starved |= !is_starved;
 	if (holdouts_in_full < RCU_STALL_CPUS_IN_FULL) {
 		holdouts_in_full++;
@@ -185,18 +187,16 @@ static void report_holdout(unsigned int cpu, unsigned long gp)
 /* A line per leaf for the holdouts not printed in full. */
 static void summarise_rest(void)
 {
-	unsigned int i, cpu;
+	const struct rcu_node *leaf;
+	unsigned int cpu;
 
-	for (i = 0; i < rcu_state.nr_leaves; i++) {
-		const struct rcu_node *leaf = rcu_leaf(i);
-		unsigned int last = MIN(leaf->first_cpu + rcu_fanout_leaf,
-					nr_cpus) - 1;
+	rcu_for_each_leaf(leaf) {
 		unsigned int n = 0, n_starved = 0;
 		struct cpumask mine;
 		char cpus[96];
 
 		cpumask_clear(&mine);
-		for (cpu = leaf->first_cpu; cpu <= last; cpu++) {
+		for (cpu = leaf->grplo; cpu <= leaf->grphi; cpu++) {
 			if (!cpumask_test(&holdouts_rest, cpu))
 				continue;
 			cpumask_set(&mine, cpu);
@@ -208,9 +208,42 @@ static void summarise_rest(void)
 		atomic_add_relaxed(&rcu_stall_rest_reported, n); /* engine.h */
 		bitmap_format_ranges(cpus, sizeof(cpus), mine.bits, MAX_CPUS);
 		pr_err("rcu:     leaf %u (cpu%u-%u): %u more holdouts, %u of "
-		       "them starved by the host: cpu%s\n", i, leaf->first_cpu,
-		       last, n, n_starved, cpus);
+		       "them starved by the host: cpu%s\n", leaf->index,
+		       leaf->grplo, leaf->grphi, n, n_starved, cpus);
 	}
+}
+
+/* Whether readers preempted before the grace period still hold up any
+ * node (a lock-free hint, as in rcu_gp_complete()). */
+static bool readers_hold_gp(void)
+{
+	const struct rcu_node *node;
+
+	rcu_for_each_node(node)
+		if (rcu_preempt_blocks_gp_hint(node))
+			return true;
+	return false;
+}
+
+/*
+ * No CPU owes the grace period and no reader holds it, yet the root
+ * waits: a node emptied and its report did not reach its parent. Name
+ * the nodes still waiting, whose children are all done: where the
+ * report stopped. (A vCPU the host stopped in the middle of a climb
+ * looks the same for as long as it is stopped.) Lock-free snapshots.
+ */
+static void show_lost_reports(void)
+{
+	const struct rcu_node *node;
+
+	pr_err("rcu:     no CPU and no preempted reader holds it up: a report "
+	       "lost on its way up the tree (or still climbing on a vCPU "
+	       "the host stopped); nodes still waiting:\n");
+	rcu_for_each_node(node)
+		if (READ_ONCE(node->qsmask))
+			pr_err("rcu:     node %u:%u (cpu%u-%u) mask %llx\n",
+			       node->level, node->index, node->grplo,
+			       node->grphi, READ_ONCE(node->qsmask));
 }
 
 /* Once per rcu.stall_timeout_ms of a grace period's age. */
@@ -219,6 +252,7 @@ void rcu_check_stall(void)
 	u64 now = clock_ns();
 	/* gp_seq, next_stall_ns and stalls are the GP thread's own. */
 	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
+	bool readers;
 	u64 age_ms;
 
 	if (now < rcu_state.next_stall_ns)
@@ -230,7 +264,7 @@ void rcu_check_stall(void)
 		    rcu_gp_number(gp), age_ms);
 	pr_err("rcu: INFO: rcu detected stalls on CPUs: grace period %lu is "
 	       "%llu ms old; still waiting for:\n", rcu_gp_number(gp), age_ms);
-	holdouts_in_full = 0;
+	holdouts_in_full = holdouts_found = 0;
 	holdout_not_starved = false;
 	cpumask_clear(&holdouts_rest);
 	cpumask_clear(&holdouts_starved);
@@ -238,11 +272,15 @@ void rcu_check_stall(void)
 	atomic_add_relaxed(&rcu_stall_full_reported, holdouts_in_full);
 	summarise_rest();
 	rcu_preempt_show_blocked(false);
+	readers = readers_hold_gp();
+	if (!holdouts_found && !readers && !rcu_gp_complete()) {
+		show_lost_reports();
+		return;
+	}
 	/* Every CPU it waits for was starved, and no preempted reader
 	 * holds it up: the host's doing. rcutorture does not fail on it,
 	 * and tests/boot does not count a warning this line closes. */
-	if (!holdout_not_starved &&
-	    !rcu_preempt_blocks_gp_hint(&rcu_state.root)) {
+	if (!holdout_not_starved && !readers) {
 		WRITE_ONCE(rcu_state.stalls_starved,
 			   rcu_state.stalls_starved + 1);
 		pr_warn("rcu: the stall warning of grace period %lu at %llu "
@@ -261,7 +299,7 @@ void rcu_tree_show_gp_state(void)
 {
 	unsigned long gp = READ_ONCE(rcu_state.gp_seq);
 	struct thread *t = rcu_state.gp_thread;
-	unsigned int i;
+	const struct rcu_node *node;
 
 	pr_err("rcu: gp_seq %lu (%s), needed %lu; the last grace period "
 	       "began %llu ms ago; fqs_due %u, scan alarm %s\n", gp,
@@ -270,13 +308,11 @@ void rcu_tree_show_gp_state(void)
 	       (clock_ns() - READ_ONCE(rcu_state.gp_start_ns)) / NSEC_PER_MSEC,
 	       READ_ONCE(rcu_state.fqs_due),
 	       READ_ONCE(rcu_state.fqs_timer.pending) ? "set" : "not set");
-	pr_err("rcu: root gp_seq %lu mask %llx\n",
-	       READ_ONCE(rcu_state.root.gp_seq), READ_ONCE(rcu_state.root.qsmask));
-	for (i = 0; rcu_state.nr_leaves > 1 && i < rcu_state.nr_leaves; i++)
-		pr_err("rcu: leaf %u (cpu%u..) gp_seq %lu mask %llx\n", i,
-		       rcu_state.leaves[i].first_cpu,
-		       READ_ONCE(rcu_state.leaves[i].gp_seq),
-		       READ_ONCE(rcu_state.leaves[i].qsmask));
+	/* Level and place in it, as Linux's "rcu_node L:i" lines. */
+	rcu_for_each_node(node)
+		pr_err("rcu: node %u:%u (cpu%u-%u) gp_seq %lu mask %llx\n",
+		       node->level, node->index, node->grplo, node->grphi,
+		       READ_ONCE(node->gp_seq), READ_ONCE(node->qsmask));
 	if (t)
 		pr_err("rcu: rcu_gp is %s on cpu%u%s%s\n",
 		       thread_state_name(READ_ONCE(t->state)), READ_ONCE(t->cpu),
