@@ -13,7 +13,12 @@
 #include "lib/types.h"
 #include "percpu_array.h"
 
-#define MAX_CPUS	256
+/* The most CPUs the kernel runs on (the Makefile's MAX_CPUS, 4096 unless
+ * set): those beyond are left unstarted. Per-CPU arrays cost the CPUs
+ * present (percpu_array.h), cpumasks MAX_CPUS bits. */
+#ifndef MAX_CPUS
+#define MAX_CPUS	4096
+#endif
 #define CACHE_LINE	64
 
 struct thread;
