@@ -48,12 +48,13 @@
 #
 # Variables: SMP, MEM, CMDLINE, ACCEL (tcg or kvm), DEBUG (1: debug checks
 # in the kernel), KASAN (1 with DEBUG=1: the address sanitizer; KASAN=0
-# leaves it out), V=1 (show whole commands), CROSS_COMPILE=x86_64-elf-,
-# SECS (make torture), TRACE_SECS, TRACE_EVENTS and SUITE (make trace),
-# SCALE_SMP (make scale-test), BENCH_SMP (make bench), ENGINE_SMP (make bench-engines), IDLE_SMP and
-# IDLE_SECS (make bench-idle), MUTANTS (make mutants), GDB_CONSOLE_PORT,
-# SCENARIOS, DURATION, JOBS, HOSTS, RESUME and CAMPAIGN_SSH (make
-# campaign), DIR (make campaign-summary).
+# leaves it out), MAX_CPUS (4096), V=1 (show whole commands),
+# CROSS_COMPILE=x86_64-elf-, SECS (make torture), TRACE_SECS, TRACE_EVENTS
+# and SUITE (make trace), SCALE_SMP (make scale-test), BENCH_SMP (make
+# bench), ENGINE_SMP (make bench-engines), IDLE_SMP and IDLE_SECS (make
+# bench-idle), MUTANTS (make mutants), GDB_CONSOLE_PORT, SCENARIOS,
+# DURATION, JOBS, HOSTS, RESUME and CAMPAIGN_SSH (make campaign), DIR
+# (make campaign-summary).
 
 ARCH		:= x86_64
 CROSS_COMPILE	?=
@@ -76,6 +77,9 @@ else
 $(error RCU=$(RCU): expected nopreempt (the default) or preempt)
 endif
 KASAN		?= $(DEBUG)
+# The most CPUs the kernel runs on (kernel/percpu.h); per-CPU arrays are
+# sized at boot for the CPUs present, so a larger limit costs little.
+MAX_CPUS	?= 4096
 SMP		?= 4
 MEM		?= 512M
 CMDLINE		?=
@@ -117,7 +121,7 @@ KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -Wall -Wextra -Werror \
 		   -I. -Iarch/$(ARCH) -DKERNEL_DEBUG=$(DEBUG) \
 		   -DKERNEL_KASAN=$(KASAN) -DCONFIG_PREEMPT_RCU=$(RCU_PREEMPT) \
-		   -MMD -MP
+		   -DMAX_CPUS=$(MAX_CPUS) -MMD -MP
 # The debug build also catches undefined behaviour and stack overruns,
 # with the kernel's own handlers (kernel/ubsan.c, kernel/stack_protector.c,
 # which are built without them).

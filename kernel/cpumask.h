@@ -29,12 +29,16 @@ static inline unsigned int cpumask_weight(const struct cpumask *m)
 	return (unsigned int)bitmap_weight(m->bits, MAX_CPUS);
 }
 
+/* Whole words first: thread_create() fills a mask for every thread, and
+ * at MAX_CPUS 4096 a bit at a time is 4096 stores. */
 static inline void cpumask_fill(struct cpumask *m)
 {
 	unsigned int c;
 
 	cpumask_clear(m);
-	for (c = 0; c < MAX_CPUS; c++)
+	for (c = 0; c + BITS_PER_U64 <= MAX_CPUS; c += BITS_PER_U64)
+		m->bits[c / BITS_PER_U64] = ~0ull;
+	for (; c < MAX_CPUS; c++)
 		cpumask_set(m, c);
 }
 

@@ -32,7 +32,7 @@ static DEFINE_MUTEX(hotplug_mutex);
 static struct hotplug_stats stats;
 /* Set by the outgoing CPU just before it parks, read by cpu_down();
  * cleared by cpu_up() before it starts the CPU again. */
-static bool parked[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(bool, parked);
 
 static int check_cpu(unsigned int cpu, bool want_online)
 {

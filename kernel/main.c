@@ -8,6 +8,7 @@
 #include "init.h"
 #include "panic.h"
 #include "percpu.h"
+#include "percpu_array.h"
 #include "printk.h"
 #include "race.h"
 #include "time.h"
@@ -102,6 +103,9 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	kasan_init();
 	kmalloc_init();
 	arch_cpu_init();
+	/* nr_cpus is final (the MADT): the per-CPU arrays for that many,
+	 * before anything touches another CPU's element. */
+	percpu_arrays_alloc();
 	timer_init_cpus();
 	if (kstack_alloc(&init_stack, "init") < 0)
 		panic("no memory for the init stack");

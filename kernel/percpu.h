@@ -2,8 +2,8 @@
  * Per-CPU state. Each CPU has one struct percpu, found through its GS base,
  * holding the few fields that hot paths touch in a single instruction
  * (preempt_count, need_resched, the current thread). Larger per-CPU state
- * of a subsystem lives in that subsystem's own array indexed by cpu id,
- * each element on its own cache line.
+ * of a subsystem lives in that subsystem's own array indexed by cpu id
+ * (percpu_array.h), each element on its own cache line.
  */
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
@@ -11,8 +11,14 @@
 #include "arch.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
+#include "percpu_array.h"
 
-#define MAX_CPUS	256
+/* The most CPUs the kernel runs on (the Makefile's MAX_CPUS, 4096 unless
+ * set): those beyond are left unstarted. Per-CPU arrays cost the CPUs
+ * present (percpu_array.h), cpumasks MAX_CPUS bits. */
+#ifndef MAX_CPUS
+#define MAX_CPUS	4096
+#endif
 #define CACHE_LINE	64
 
 struct thread;
@@ -38,7 +44,7 @@ struct percpu {
 	u64 idle_ns;			/* time spent in the idle loop */
 } __aligned(CACHE_LINE);
 
-extern struct percpu percpu_areas[MAX_CPUS];
+DECLARE_PERCPU_ARRAY(struct percpu, percpu_areas);
 extern unsigned int nr_cpus;		/* CPUs found in the MADT */
 extern unsigned int nr_cpus_online;
 

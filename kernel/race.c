@@ -41,7 +41,13 @@ bool race_windows_open;
 bool rcu_list_windows_open;
 static bool window_wanted[NR_RACE_WINDOWS];
 static unsigned long window_count[NR_RACE_WINDOWS];
-static struct prng race_rng[MAX_CPUS];
+/* Seeded per CPU, so that a run's windows repeat with its CPUs. */
+static void race_rng_init(void *elem, unsigned int cpu)
+{
+	prng_seed(elem, 0x5eed + cpu);
+}
+
+static DEFINE_PERCPU_ARRAY_INIT(struct prng, race_rng, race_rng_init);
 
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
@@ -163,7 +169,6 @@ __init void race_windows_init(void)
 {
 	char word[24];
 	const char *p = race_spec;
-	unsigned int cpu;
 	int w;
 
 	if (!race_spec[0] || !strcmp(race_spec, "none"))
@@ -193,8 +198,6 @@ __init void race_windows_init(void)
 			break;
 		p = comma + 1;
 	}
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		prng_seed(&race_rng[cpu], 0x5eed + cpu);
 	race_windows_open = true;
 	rcu_list_windows_open = window_wanted[RACE_RCULIST];
 	pr_warn("race: holding race windows open (race.windows=%s), as asked\n",

@@ -100,8 +100,7 @@ static void add_cpu(u32 apic_id, u32 flags, u32 boot_apic_id)
 	if (apic_id == boot_apic_id)
 		return;		/* already in slot 0 */
 	if (acpi.nr_cpus == ARRAY_SIZE(acpi.apic_ids)) {
-		pr_warn("acpi: more than %zu CPUs; APIC id %u ignored\n",
-			ARRAY_SIZE(acpi.apic_ids), apic_id);
+		acpi.nr_ignored++;	/* said once, by acpi_init() */
 		return;
 	}
 	acpi.apic_ids[acpi.nr_cpus++] = apic_id;
@@ -213,4 +212,7 @@ __init void acpi_init(u32 boot_apic_id)
 		"%u IRQ overrides\n", boot_info.rsdp_v2 ? "2.0+" : "1.0",
 		acpi.nr_cpus, acpi.nr_disabled, acpi.nr_ioapics,
 		acpi.nr_overrides);
+	if (acpi.nr_ignored)
+		pr_warn("acpi: %u CPUs beyond the limit of %u (MAX_CPUS) "
+			"ignored, never started\n", acpi.nr_ignored, MAX_CPUS);
 }

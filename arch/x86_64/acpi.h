@@ -2,6 +2,7 @@
 #ifndef ARCH_ACPI_H
 #define ARCH_ACPI_H
 
+#include "kernel/percpu.h"
 #include "lib/types.h"
 
 #define ACPI_MAX_IOAPICS	8
@@ -22,8 +23,9 @@ struct acpi_override {
 
 struct acpi_info {
 	u64 lapic_phys;
-	u32 apic_ids[256];	/* enabled CPUs, boot CPU first */
+	u32 apic_ids[MAX_CPUS];	/* enabled CPUs, boot CPU first */
 	unsigned int nr_cpus;
+	unsigned int nr_ignored;	/* enabled, beyond MAX_CPUS */
 	unsigned int nr_disabled;	/* listed but not enabled */
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];
 	unsigned int nr_ioapics;

@@ -5,6 +5,8 @@
  * the guard page, and only a fresh stack lets the #DF handler report it.
  */
 #include "gdt.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "lib/string.h"
 
@@ -25,13 +27,45 @@ struct gdt_ptr {
 	u64 base;
 } __packed;
 
+struct ist_stacks {
+	u8 stack[IST_COUNT][IST_STACK_SIZE];
+};
+
 struct cpu_tables {
 	u64 gdt[GDT_ENTRIES];
 	struct tss tss;
+	struct ist_stacks *ist;
 } __aligned(64);
 
-static struct cpu_tables tables[MAX_CPUS];
-static u8 ist_stacks[MAX_CPUS][IST_COUNT][IST_STACK_SIZE] __aligned(16);
+#define IST_ORDER	2	/* 2^IST_ORDER pages hold struct ist_stacks */
+static_assert(sizeof(struct ist_stacks) <= (PAGE_SIZE << IST_ORDER),
+	      "IST_ORDER too small");
+
+/* The boot CPU's, static: it loads them before any allocator exists,
+ * and its GDTR and TR keep pointing there. */
+static struct ist_stacks boot_ist __aligned(16);
+static struct cpu_tables boot_tables = { .ist = &boot_ist };
+
+/* Each AP's IST stacks, pages of their own, allocated with the per-CPU
+ * arrays (for the CPUs present) rather than MAX_CPUS of them in .bss.
+ * Element 0 stays unused: the boot CPU has boot_tables. */
+static void tables_init(void *elem, unsigned int cpu)
+{
+	struct cpu_tables *t = elem;
+
+	if (cpu == 0)
+		return;
+	t->ist = alloc_pages(IST_ORDER);
+	if (!t->ist)
+		panic("gdt: no memory for cpu%u's interrupt stacks", cpu);
+}
+
+static DEFINE_PERCPU_ARRAY_INIT(struct cpu_tables, tables, tables_init);
+
+static struct cpu_tables *tables_of(unsigned int cpu)
+{
+	return cpu ? &tables[cpu] : &boot_tables;
+}
 
 /* A 16-byte system descriptor for the 64-bit TSS. */
 static void set_tss_descriptor(u64 *gdt, struct tss *tss)
@@ -48,7 +82,7 @@ static void set_tss_descriptor(u64 *gdt, struct tss *tss)
 
 void gdt_init_cpu(unsigned int cpu)
 {
-	struct cpu_tables *t = &tables[cpu];
+	struct cpu_tables *t = tables_of(cpu);
 	struct gdt_ptr ptr;
 	int i;
 
@@ -57,7 +91,7 @@ void gdt_init_cpu(unsigned int cpu)
 	t->gdt[GDT_KERNEL_DATA / 8] = 0x00cf92000000ffffull;
 	memset(&t->tss, 0, sizeof(t->tss));
 	for (i = 0; i < IST_COUNT; i++)
-		t->tss.ist[i] = (u64)&ist_stacks[cpu][i][IST_STACK_SIZE];
+		t->tss.ist[i] = (u64)&t->ist->stack[i][IST_STACK_SIZE];
 	t->tss.iomap_base = sizeof(t->tss);
 	set_tss_descriptor(t->gdt, &t->tss);
 
@@ -85,7 +119,7 @@ bool gdt_ist_bounds(unsigned int cpu, uptr addr, uptr *lo, uptr *hi)
 	unsigned int i;
 
 	for (i = 0; i < IST_COUNT; i++) {
-		uptr base = (uptr)&ist_stacks[cpu][i][0];
+		uptr base = (uptr)&tables_of(cpu)->ist->stack[i][0];
 
 		if (addr >= base && addr < base + IST_STACK_SIZE) {
 			*lo = base;

@@ -13,7 +13,7 @@
 
 enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2 };
 
-static u32 nmi_reasons[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(u32, nmi_reasons);
 
 void nmi_request_stop(unsigned int cpu)
 {

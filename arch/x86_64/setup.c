@@ -73,6 +73,7 @@ __init void arch_cpu_init(void)
 	u64 tsc_hz, spread_ppm;
 
 	acpi_init(initial_apic_id());
+	nr_cpus = acpi.nr_cpus;		/* the CPUs to start, at most MAX_CPUS */
 	lapic_choose_mode(acpi.lapic_phys);
 	lapic_init_cpu();
 	acpi.apic_ids[0] = lapic_id();

@@ -49,7 +49,7 @@ extern const u8 ap_trampoline_start[], ap_trampoline_end[];
 extern const u8 ap_trampoline_params[];
 extern u64 boot_pml4[];
 
-static struct kstack ap_stacks[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct kstack, ap_stacks);
 /*
  * The start of one AP, settled once: the AP checks in, or the BSP gives it
  * up, whichever comes first (a cmpxchg from AP_WAITING). Without it an AP
@@ -201,10 +201,6 @@ __init unsigned int smp_boot_aps(void)
 {
 	unsigned int cpu, started = 1;
 
-	if (acpi.nr_cpus > MAX_CPUS)
-		pr_warn("smp: %u CPUs listed, starting the first %u\n",
-			acpi.nr_cpus, MAX_CPUS);
-	nr_cpus = MIN(acpi.nr_cpus, (unsigned int)MAX_CPUS);
 	if (nr_cpus == 1)
 		return 1;
 	memcpy(phys_to_virt(TRAMPOLINE_PHYS), ap_trampoline_start,

@@ -54,11 +54,11 @@ void bench_report(struct bench_run *b, const char *figure, const char *unit,
  * so that the line keeps bench_report()'s form. */
 void bench_report_hundredths(struct bench_run *b, const char *figure,
 			     const char *unit, u64 hundredths, u64 over);
-/* A CPU-bound thread on every online CPU but the caller's, into
- * threads[] (MAX_CPUS); returns how many started. bench_stop_spinners()
- * stops and joins them. */
-unsigned int bench_start_spinners(struct thread **threads);
-void bench_stop_spinners(struct thread **threads, unsigned int n);
+/* A CPU-bound thread on every online CPU but the caller's; returns how
+ * many started. bench_stop_spinners() stops and joins them. One set at
+ * a time: benchmarks run one after another. */
+unsigned int bench_start_spinners(void);
+void bench_stop_spinners(void);
 /* No figures from this benchmark here, and why (another flavour's, or
  * more CPUs needed): a line that says so, which collect keeps. */
 void bench_skip(struct bench_run *b, const char *why);

@@ -113,9 +113,8 @@ static void report_per_gp(struct bench_run *b, const struct phase_counts *s,
 static void time_grace_periods(struct bench_run *b)
 {
 	static u64 samples[GP_SAMPLES];
-	struct thread *threads[MAX_CPUS];
 	struct phase_counts start, end;
-	unsigned int spinners, n = b->quick ? GP_SAMPLES_QUICK : GP_SAMPLES;
+	unsigned int n = b->quick ? GP_SAMPLES_QUICK : GP_SAMPLES;
 
 	count_now(&start);
 	time_synchronize(samples, n);
@@ -123,17 +122,18 @@ static void time_grace_periods(struct bench_run *b)
 	bench_report(b, "synchronize_rcu idle", "us", samples, n);
 	report_per_gp(b, &start, &end, n);
 
-	spinners = bench_start_spinners(threads);
+	bench_start_spinners();
 	time_synchronize(samples, n);
-	bench_stop_spinners(threads, spinners);
+	bench_stop_spinners();
 	bench_report(b, "synchronize_rcu busy", "us", samples, n);
 }
 
 static struct {
-	struct rcu_head *heads[MAX_CPUS];
 	unsigned int per_cpu;
 	bool go;
 } queueing;
+static DEFINE_PERCPU_ARRAY(struct rcu_head *, queuer_heads);
+static DEFINE_PERCPU_ARRAY(struct thread *, queuers);
 
 static void nop_callback(void *unused)
 {
@@ -157,7 +157,6 @@ static void queuer(void *arg)
  * second from the start until rcu_barrier() returns. */
 static u64 callbacks_per_second(void)
 {
-	struct thread *threads[MAX_CPUS];
 	unsigned int cpu, n = 0;
 	u64 start, queued;
 
@@ -166,7 +165,7 @@ static u64 callbacks_per_second(void)
 	 * their first look. */
 	WRITE_ONCE(queueing.go, false);
 	for_each_online_cpu(cpu)
-		if ((threads[n] = thread_create_on(queuer, queueing.heads[cpu],
+		if ((queuers[n] = thread_create_on(queuer, queuer_heads[cpu],
 						   "queuer", cpu)))
 			n++;
 	queued = (u64)n * queueing.per_cpu;
@@ -174,7 +173,7 @@ static u64 callbacks_per_second(void)
 	/* Release: pairs with the queuers' acquire of go. */
 	smp_store_release(&queueing.go, true);
 	while (n)
-		thread_join(threads[--n]);
+		thread_join(queuers[--n]);
 	rcu_barrier();
 	return queued * NSEC_PER_SEC / (clock_ns() - start);
 }
@@ -187,9 +186,9 @@ static void time_callbacks(struct bench_run *b)
 
 	queueing.per_cpu = b->quick ? CBS_PER_CPU_QUICK : CBS_PER_CPU;
 	for_each_online_cpu(cpu) {
-		queueing.heads[cpu] = kmalloc(queueing.per_cpu *
-					      sizeof(struct rcu_head));
-		allocated &= queueing.heads[cpu] != NULL;
+		queuer_heads[cpu] = kmalloc(queueing.per_cpu *
+					    sizeof(struct rcu_head));
+		allocated &= queuer_heads[cpu] != NULL;
 	}
 	if (allocated) {
 		for (r = 0; r < n; r++)
@@ -200,8 +199,8 @@ static void time_callbacks(struct bench_run *b)
 		bench_skip(b, "no memory for every CPU's callbacks");
 	}
 	for_each_online_cpu(cpu) {
-		kfree(queueing.heads[cpu]);	/* kfree(NULL) does nothing */
-		queueing.heads[cpu] = NULL;
+		kfree(queuer_heads[cpu]);	/* kfree(NULL) does nothing */
+		queuer_heads[cpu] = NULL;
 	}
 }
 

@@ -15,10 +15,12 @@
 #define IDLE_PHASE_MS		1000
 #define IDLE_PHASE_MS_QUICK	100
 
+static DEFINE_PERCPU_ARRAY(struct tick_cpu_stats, before);
+static DEFINE_PERCPU_ARRAY(u64, taken);
+static DEFINE_PERCPU_ARRAY(u64, skipped);
+
 BENCH(idle_ticks)
 {
-	static struct tick_cpu_stats before[MAX_CPUS];
-	static u64 taken[MAX_CPUS], skipped[MAX_CPUS];
 	unsigned int cpu, me = this_cpu_id(), n = 0;
 	u64 start, ms = b->quick ? IDLE_PHASE_MS_QUICK : IDLE_PHASE_MS;
 	struct tick_cpu_stats after;

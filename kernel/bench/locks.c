@@ -36,12 +36,13 @@ struct mcs_node {
 static struct {
 	spinlock_t lock;
 	struct mcs_node *mcs_tail;
-	struct mcs_node mcs_nodes[MAX_CPUS];
 	enum lock_kind kind;
 	unsigned int rounds;
 	bool go;
 	u64 counter;
 } contention;
+static DEFINE_PERCPU_ARRAY(struct mcs_node, mcs_nodes);
+static DEFINE_PERCPU_ARRAY(struct thread *, contenders);
 
 /* Join the queue; wait until the one before us hands over. The xchg
  * orders our node's set-up before it is reachable; the acquire load of
@@ -108,7 +109,7 @@ static void contender(void *unused)
 			raw_spin_unlock(&contention.lock);
 			break;
 		default:
-			node = &contention.mcs_nodes[this_cpu_id()];
+			node = &mcs_nodes[this_cpu_id()];
 			mcs_lock(node);
 			critical_section();
 			mcs_unlock(node);
@@ -121,7 +122,6 @@ static void contender(void *unused)
 /* One sample: every online CPU contends; wall time per acquisition. */
 static u64 contend(enum lock_kind kind, unsigned int rounds)
 {
-	struct thread *threads[MAX_CPUS];
 	unsigned int cpu, n = 0, total;
 	u64 start;
 
@@ -132,14 +132,15 @@ static u64 contend(enum lock_kind kind, unsigned int rounds)
 	contention.counter = 0;
 	WRITE_ONCE(contention.go, false);
 	for_each_online_cpu(cpu) {
-		threads[n] = thread_create_on(contender, NULL, "contender", cpu);
-		if (threads[n])
+		contenders[n] = thread_create_on(contender, NULL, "contender",
+						 cpu);
+		if (contenders[n])
 			n++;
 	}
 	start = clock_ns();
 	smp_store_release(&contention.go, true);
 	while (n)
-		thread_join(threads[--n]);
+		thread_join(contenders[--n]);
 	total = rounds * nr_cpus_online;
 	return (clock_ns() - start) / (total ? total : 1);
 }

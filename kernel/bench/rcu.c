@@ -45,21 +45,18 @@ static void bench_synchronize_srcu_expedited(void)
 
 BENCH(grace_period)
 {
-	struct thread *threads[MAX_CPUS];
-	unsigned int n;
-
 	time_waits(b, "synchronize_kernel idle", synchronize_kernel);
 	time_waits(b, "synchronize_rcu_expedited idle",
 		   synchronize_rcu_expedited);
 	time_waits(b, "synchronize_srcu idle", bench_synchronize_srcu);
 	time_waits(b, "synchronize_srcu_expedited idle",
 		   bench_synchronize_srcu_expedited);
-	n = bench_start_spinners(threads);
+	bench_start_spinners();
 	time_waits(b, "synchronize_kernel loaded", synchronize_kernel);
 	time_waits(b, "synchronize_rcu_expedited loaded",
 		   synchronize_rcu_expedited);
 	time_waits(b, "synchronize_srcu loaded", bench_synchronize_srcu);
-	bench_stop_spinners(threads, n);
+	bench_stop_spinners();
 }
 
 static void count_invoked(void *arg)

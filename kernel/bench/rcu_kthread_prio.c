@@ -25,6 +25,12 @@
 
 static bool hogs_stop;
 
+struct cpu_hogs {
+	struct thread *t[HOGS_PER_CPU];	/* NULL: not started */
+};
+
+static DEFINE_PERCPU_ARRAY(struct cpu_hogs, hogs);
+
 /* A normal thread that keeps its CPU busy until told to stop. */
 static void hog(void *unused)
 {
@@ -34,26 +40,28 @@ static void hog(void *unused)
 		arch_cpu_relax();
 }
 
-/* HOGS_PER_CPU hogs on every online CPU, the caller's too; how many. */
-static unsigned int start_hogs(struct thread **threads)
+/* HOGS_PER_CPU hogs on every online CPU, the caller's too. */
+static void start_hogs(void)
 {
-	unsigned int c, i, n = 0;
+	unsigned int c, i;
 
 	WRITE_ONCE(hogs_stop, false);	/* no hog runs yet */
 	for (c = 0; c < nr_cpus_online; c++)
 		for (i = 0; i < HOGS_PER_CPU; i++)
-			if ((threads[n] = thread_create_on(hog, NULL, "hog", c)))
-				n++;
-	return n;
+			hogs[c].t[i] = thread_create_on(hog, NULL, "hog", c);
 }
 
 /* The hogs end before the figures are printed, so that the console
  * and the next benchmark get the CPUs back. */
-static void stop_hogs(struct thread **threads, unsigned int n)
+static void stop_hogs(void)
 {
+	unsigned int c, i;
+
 	WRITE_ONCE(hogs_stop, true);	/* read by every hog's loop */
-	while (n--)
-		thread_join(threads[n]);
+	for (c = 0; c < nr_cpus_online; c++)
+		for (i = 0; i < HOGS_PER_CPU; i++)
+			if (hogs[c].t[i])
+				thread_join(hogs[c].t[i]);
 }
 
 /* One synchronize_rcu() with RCU's threads at prio, in microseconds. */
@@ -69,13 +77,12 @@ static u64 time_gp_at(unsigned int prio)
 
 BENCH(gp_kthread_prio)
 {
-	static struct thread *threads[MAX_CPUS * HOGS_PER_CPU];
 	static u64 normal[GP_SAMPLES], rt[GP_SAMPLES], ratio[GP_SAMPLES];
-	unsigned int i, nr_hogs, n = b->quick ? 3 : GP_SAMPLES;
+	unsigned int i, n = b->quick ? 3 : GP_SAMPLES;
 	unsigned int boot_prio = rcu_kthread_priority();
 
 	thread_set_priority(current_thread(), WAITER_PRIO);
-	nr_hogs = start_hogs(threads);
+	start_hogs();
 	for (i = 0; i < n; i++) {
 		normal[i] = time_gp_at(0);
 		sleep_ms(1);
@@ -85,7 +92,7 @@ BENCH(gp_kthread_prio)
 		 * as 1 us. */
 		ratio[i] = normal[i] * 100 / (rt[i] ? rt[i] : 1);
 	}
-	stop_hogs(threads, nr_hogs);
+	stop_hogs();
 	rcu_kthreads_set_priority(boot_prio);
 	bench_report(b, "synchronize_rcu, CPUs busy, kthreads normal", "us",
 		     normal, n);

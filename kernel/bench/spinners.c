@@ -9,6 +9,8 @@
 #include "kernel/sched/sched.h"
 
 static bool spinners_stop;
+static DEFINE_PERCPU_ARRAY(struct thread *, spinners);
+static unsigned int nr_spinners;
 
 static void spinner(void *unused)
 {
@@ -18,21 +20,22 @@ static void spinner(void *unused)
 		arch_cpu_relax();
 }
 
-unsigned int bench_start_spinners(struct thread **threads)
+unsigned int bench_start_spinners(void)
 {
-	unsigned int c, n = 0, me = this_cpu_id();
+	unsigned int c, me = this_cpu_id();
 
 	WRITE_ONCE(spinners_stop, false);
+	nr_spinners = 0;
 	for (c = 0; c < nr_cpus_online; c++)
-		if (c != me && (threads[n] = thread_create_on(spinner, NULL,
-							      "spinner", c)))
-			n++;
-	return n;
+		if (c != me && (spinners[nr_spinners] = thread_create_on(
+					spinner, NULL, "spinner", c)))
+			nr_spinners++;
+	return nr_spinners;
 }
 
-void bench_stop_spinners(struct thread **threads, unsigned int n)
+void bench_stop_spinners(void)
 {
 	WRITE_ONCE(spinners_stop, true);
-	while (n--)
-		thread_join(threads[n]);
+	while (nr_spinners)
+		thread_join(spinners[--nr_spinners]);
 }

@@ -36,7 +36,7 @@ seqcount_t rename_seq = SEQCOUNT_INIT;
 struct dentry *dcache_root;
 DEFINE_SPINLOCK(dcache_big_lock);
 DEFINE_RWLOCK(dcache_rwlock);
-struct dcache_cpu_counters dcache_counters[MAX_CPUS];
+DEFINE_PERCPU_ARRAY(struct dcache_cpu_counters, dcache_counters);
 
 static struct dcache_bucket *buckets;
 static u32 bucket_mask;
@@ -332,7 +332,7 @@ void dcache_get_stats(struct dcache_stats *out)
 	unsigned int c;
 
 	memset(out, 0, sizeof(*out));
-	for (c = 0; c < MAX_CPUS; c++) {
+	for (c = 0; c < nr_cpus; c++) {
 		struct dcache_cpu_stats one;
 
 		dcache_get_cpu_stats(c, &one);

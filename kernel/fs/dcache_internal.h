@@ -42,7 +42,7 @@ extern seqcount_t rename_seq;
 extern struct dentry *dcache_root;
 extern spinlock_t dcache_big_lock;
 extern rwlock_t dcache_rwlock;
-extern struct dcache_cpu_counters dcache_counters[MAX_CPUS];
+DECLARE_PERCPU_ARRAY(struct dcache_cpu_counters, dcache_counters);
 extern u64 dcache_freed_seen;
 
 /* The hash chain of (parent, a name's hash). */

@@ -195,6 +195,12 @@ __attribute__((noinline)) void kasan_track_save(struct kasan_track *track)
 	track->kind = 1;
 }
 
+void kasan_fence_global(const void *obj, size_t size, size_t region)
+{
+	kasan_poison(obj, region, KASAN_GLOBAL_REDZONE);
+	kasan_unpoison(obj, size);
+}
+
 size_t kasan_slot_size(size_t size)
 {
 	return ALIGN_UP(size, KASAN_GRANULE) + sizeof(struct kasan_meta);

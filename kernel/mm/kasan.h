@@ -69,6 +69,10 @@ void kasan_record_aux_stack(const void *addr, enum kasan_aux_kind kind,
 int kasan_stack_prepare(uptr base, size_t size);
 /* Give every quarantined object back now (for counts of free pages). */
 void kasan_quarantine_drain(void);
+/* An array outside kmalloc (the per-CPU arrays): its first size bytes
+ * accessible, the rest of region (from a granule-aligned obj) a redzone
+ * reported as a global's overflow, which the array was before. */
+void kasan_fence_global(const void *obj, size_t size, size_t region);
 
 #else
 
@@ -127,6 +131,13 @@ static inline int kasan_stack_prepare(uptr base, size_t size)
 	return 0;
 }
 static inline void kasan_quarantine_drain(void) {}
+static inline void kasan_fence_global(const void *obj, size_t size,
+				      size_t region)
+{
+	(void)obj;
+	(void)size;
+	(void)region;
+}
 
 #endif
 

@@ -32,7 +32,7 @@ CMDLINE_BOOL("kasan.multi_shot", multi_shot,
 	     "print every KASAN report, not only the first");
 
 static DEFINE_SPINLOCK(report_lock);
-static bool reporting[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY_BOOT(bool, reporting, NULL, false);
 static u32 reports;
 /* Reports being printed; while none is, no check reads its CPU's flag.
  * An AP runs instrumented code before its per-CPU area is set, and then

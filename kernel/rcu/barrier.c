@@ -15,7 +15,7 @@
 /* rcu_barrier(): a callback on every CPU, behind everything queued
  * there; callbacks of one CPU run in queue order. */
 static DEFINE_MUTEX(barrier_mutex);
-static struct rcu_head barrier_heads[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct rcu_head, barrier_heads);
 static unsigned int barrier_pending;
 static struct completion barrier_done;
 

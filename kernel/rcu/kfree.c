@@ -27,7 +27,7 @@ struct kfree_block {
 	void *ptrs[KFREE_BLOCK_PTRS];
 };
 
-static struct kfree_block *open_block[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct kfree_block *, open_block);
 u64 rcu_kfree_blocks;		/* blocks queued; statistics */
 
 static void free_block(struct rcu_head *head)

@@ -35,7 +35,7 @@ struct srcu_data {
 } __aligned(CACHE_LINE);
 
 struct srcu_struct {
-	struct srcu_data *sda;		/* MAX_CPUS entries */
+	struct srcu_data *sda;		/* nr_cpus entries */
 	unsigned long idx;		/* bit 0: the bank new readers use */
 	unsigned long gp_seq;		/* as rcu_state.gp_seq: odd while
 					 * a grace period runs */
@@ -60,12 +60,13 @@ struct srcu_struct {
 /* A domain defined at build time: no init_srcu_struct() needed, and
  * cleanup_srcu_struct() must not be called. */
 #define DEFINE_SRCU(name)						\
-	static struct srcu_data name##_srcu_data[MAX_CPUS];		\
-	struct srcu_struct name = __SRCU_STRUCT_INIT(name, name##_srcu_data)
+	struct srcu_struct name = __SRCU_STRUCT_INIT(name, NULL);	\
+	PERCPU_ARRAY_RECORD(&name.sda, sizeof(struct srcu_data),	\
+			    __alignof__(struct srcu_data), NULL, name##_sda)
 #define DEFINE_STATIC_SRCU(name)					\
-	static struct srcu_data name##_srcu_data[MAX_CPUS];		\
-	static struct srcu_struct name =				\
-		__SRCU_STRUCT_INIT(name, name##_srcu_data)
+	static struct srcu_struct name = __SRCU_STRUCT_INIT(name, NULL); \
+	PERCPU_ARRAY_RECORD(&name.sda, sizeof(struct srcu_data),	\
+			    __alignof__(struct srcu_data), NULL, name##_sda)
 
 /* A domain set up at run time (thread context; 0, or -ENOMEM), and torn
  * down once it has no readers and no callbacks (says so if it has). */

@@ -31,7 +31,7 @@
 #include "lib/atomic.h"
 #include "lib/string.h"
 
-struct run_queue run_queues[MAX_CPUS];
+DEFINE_PERCPU_ARRAY(struct run_queue, run_queues);
 
 /* The RCU-specific part of the report: where the section began. */
 static void report_sleeping_reader(void)
@@ -414,7 +414,7 @@ __init void sched_init(void)
 	struct cpumask all;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < nr_cpus; cpu++)
 		init_rq(cpu);
 	arch_set_ipi_handler(IPI_RESCHEDULE, sched_reschedule_ipi);
 	arch_set_ipi_handler(IPI_CALL_FUNCTION, smp_call_function_interrupt);

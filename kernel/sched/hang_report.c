@@ -55,8 +55,8 @@ static u64 burst_end_ns;
  * (atomic add; READ_ONCE). */
 static u64 nmis;
 /* Each CPU's place at its last such NMI, and when (see note_place()). */
-static uptr noted_ip[MAX_CPUS];
-static u64 noted_ns[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(uptr, noted_ip);
+static DEFINE_PERCPU_ARRAY(u64, noted_ns);
 
 static void note_place(unsigned int cpu, uptr ip, u64 now)
 {

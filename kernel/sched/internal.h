@@ -11,7 +11,7 @@
  * among equals, so its head is what runs next and everything that walks
  * a queue (balancing, hotplug) needs no other view. One list per level
  * and a bitmap (Linux's rt_prio_array) would make an insertion O(1), but
- * it costs 100 list heads on each of MAX_CPUS queues, and here a queue
+ * it costs 100 list heads on every CPU's queue, and here a queue
  * holds a few threads: a real-time thread walks past the real-time ones
  * ahead of it, a normal thread goes to the tail without a walk.
  */
@@ -45,7 +45,7 @@ struct run_queue {
 	bool idle_waiting;
 } __aligned(CACHE_LINE);
 
-extern struct run_queue run_queues[MAX_CPUS];
+DECLARE_PERCPU_ARRAY(struct run_queue, run_queues);
 
 /* Queue t behind the threads of its priority (a wake-up, a yield). */
 void rq_enqueue(struct run_queue *rq, struct thread *t);

@@ -54,7 +54,7 @@ struct tick_cpu {
 	u64 stops;
 } __aligned(CACHE_LINE);
 
-static struct tick_cpu tick_cpus[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct tick_cpu, tick_cpus);
 
 bool nohz_enabled = true;
 CMDLINE_BOOL("nohz", nohz_enabled,

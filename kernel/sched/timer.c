@@ -23,7 +23,7 @@ struct timer_base {
 	bool offline;
 } __aligned(CACHE_LINE);
 
-static struct timer_base bases[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct timer_base, bases);
 
 /* A planted lost wake-up, for the tests that must catch one (the hang
  * report, the timer torture): timer_add_on() forgets to kick. */
@@ -36,7 +36,7 @@ __init void timer_init_cpus(void)
 {
 	unsigned int c;
 
-	for (c = 0; c < MAX_CPUS; c++) {
+	for (c = 0; c < nr_cpus; c++) {
 		spin_lock_init(&bases[c].lock);
 		INIT_LIST_HEAD(&bases[c].pending);
 	}

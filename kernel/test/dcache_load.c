@@ -87,7 +87,7 @@ static int make_rename_files(unsigned int cpus)
 int dcache_load_run(struct dcache_load *l)
 {
 	struct worker *workers = NULL;
-	struct thread *threads[MAX_CPUS];
+	struct thread **threads = NULL;
 	char (*paths)[PATH_LEN] = NULL;
 	u64 deadline;
 	unsigned int i;
@@ -101,7 +101,8 @@ int dcache_load_run(struct dcache_load *l)
 		return err;
 	paths = kmalloc(l->nfiles * sizeof(*paths));
 	workers = kzalloc(l->cpus * sizeof(*workers));
-	if (!paths || !workers)
+	threads = kmalloc(l->cpus * sizeof(*threads));
+	if (!paths || !workers || !threads)
 		goto out;
 	for (i = 0; i < l->nfiles; i++)
 		dcache_tree_file_path(i, l->seed, paths[i], PATH_LEN);
@@ -130,5 +131,6 @@ int dcache_load_run(struct dcache_load *l)
 out:
 	kfree(paths);
 	kfree(workers);
+	kfree(threads);
 	return err;
 }

@@ -16,32 +16,33 @@
 #include "lib/atomic.h"
 #include "lib/format.h"
 
+struct test_run;
+
+/* One body: at most one per CPU present, so a run holds nr_cpus. */
+struct body {
+	struct ktest_context ctx;
+	struct thread *thread;
+	struct test_run *run;
+};
+
 struct test_run {
-	struct ktest_context ctx[MAX_CPUS];
-	struct thread *threads[MAX_CPUS];
 	unsigned int nr_bodies;
 	unsigned int finished;		/* bodies that returned */
 	bool go;			/* releases EACH_CPU bodies together */
 	bool timed_out;			/* set by the watchdog timer */
 	struct wait_queue done;		/* the runner sleeps here */
 	struct timer watchdog;
+	struct body bodies[];
 };
-
-struct body_arg {
-	struct test_run *run;
-	unsigned int index;
-};
-
-static struct body_arg body_args[MAX_CPUS];
 
 static void test_body(void *arg)
 {
-	struct body_arg *b = arg;
+	struct body *b = arg;
 	struct test_run *run = b->run;
 
 	while (!READ_ONCE(run->go))
 		arch_cpu_relax();
-	run->ctx[b->index].test->fn(&run->ctx[b->index]);
+	b->ctx.test->fn(&b->ctx);
 	/* Release: the body's failure counts are visible to the runner
 	 * once it sees this; pairs with the acquire in all_finished(). */
 	if (atomic_add_return(&run->finished, 1) ==
@@ -78,25 +79,25 @@ static bool wait_for_bodies(struct test_run *run, unsigned int timeout_ms)
 static bool start_body(struct test_run *run, const struct ktest *k,
 		       unsigned int index, int cpu)
 {
-	struct body_arg *b = &body_args[index];
+	struct body *b = &run->bodies[index];
 	struct thread *t;
 
-	run->ctx[index].test = k;
-	run->ctx[index].cpu = cpu;
+	b->ctx.test = k;
+	b->ctx.cpu = cpu;
 	b->run = run;
-	b->index = index;
 	if (cpu >= 0)
 		t = thread_create_on(test_body, b, k->name, cpu);
 	else
 		t = thread_create(test_body, b, k->name);
-	run->threads[index] = t;
+	b->thread = t;
 	return t != NULL;
 }
 
 enum ktest_outcome ktest_execute(const struct ktest *k, const char **why)
 {
 	static char reason[96];
-	struct test_run *run = kzalloc(sizeof(*run));
+	struct test_run *run = kzalloc(offsetof(struct test_run, bodies) +
+				       nr_cpus * sizeof(struct body));
 	enum ktest_outcome result = KTEST_PASSED;
 	unsigned int i, cpu;
 
@@ -127,12 +128,14 @@ enum ktest_outcome ktest_execute(const struct ktest *k, const char **why)
 		return KTEST_TIMED_OUT;	/* run stays allocated: bodies use it */
 	}
 	for (i = 0; i < run->nr_bodies; i++) {
-		thread_join(run->threads[i]);
-		if (run->ctx[i].failures)
+		struct body *b = &run->bodies[i];
+
+		thread_join(b->thread);
+		if (b->ctx.failures)
 			result = KTEST_FAILED;
-		else if (run->ctx[i].skip_reason && result == KTEST_PASSED) {
+		else if (b->ctx.skip_reason && result == KTEST_PASSED) {
 			result = KTEST_SKIPPED;
-			*why = run->ctx[i].skip_reason;
+			*why = b->ctx.skip_reason;
 		}
 	}
 	kfree(run);

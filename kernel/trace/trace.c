@@ -39,7 +39,7 @@ struct trace_ring {
 };
 
 unsigned int trace_enabled_mask;
-static struct trace_ring rings[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct trace_ring, rings);
 static unsigned int ring_records = 4096;
 static unsigned int configured_mask;
 

@@ -171,7 +171,7 @@ KTEST_TIMEOUT(hotplug, grace_periods_skip_offline_cpu, 120000)
  */
 #define BARRIER_HOTPLUG_CYCLES	200u
 
-static struct rcu_head barrier_test_heads[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct rcu_head, barrier_test_heads);
 static unsigned long barrier_test_queued, barrier_test_ran;
 static bool barrier_test_cycling;
 

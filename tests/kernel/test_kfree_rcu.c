@@ -95,20 +95,21 @@ static bool ticked_or_stopped(unsigned int cpu, u64 seen)
 	return s.taken != seen || (s.stopped && !s.rcu_wake_ns);
 }
 
+static DEFINE_PERCPU_ARRAY(u64, ticks_seen);
+
 /* One round: every online CPU takes a tick (or has stopped its tick),
  * then a grace period ends. A vCPU the host does not run holds the round
  * up; it never fails it. */
 static void tick_everywhere_then_gp(void)
 {
-	u64 seen[MAX_CPUS];
 	unsigned int cpu;
 
 	/* Each CPU's own count, written only by its tick: READ_ONCE so
 	 * that the loop reads it again, as fqs.c does. */
 	for_each_online_cpu(cpu)
-		seen[cpu] = READ_ONCE(cpu_area(cpu)->ticks);
+		ticks_seen[cpu] = READ_ONCE(cpu_area(cpu)->ticks);
 	for_each_online_cpu(cpu)
-		while (!ticked_or_stopped(cpu, seen[cpu]))
+		while (!ticked_or_stopped(cpu, ticks_seen[cpu]))
 			yield();
 	synchronize_rcu();
 }

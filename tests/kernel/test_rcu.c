@@ -99,12 +99,14 @@ KTEST(rcu, call_rcu_waits_for_reader)
 /* Readers on every CPU announce entry and exit with a generation count;
  * a writer snapshots who is inside, waits, and checks all have left. */
 struct gp_readers {
-	unsigned long gen[MAX_CPUS];	/* odd: inside a section */
 	bool stop;
 	unsigned long sections;
 };
 
 static struct gp_readers gpr;
+static DEFINE_PERCPU_ARRAY(unsigned long, gp_gen);	/* odd: in a section */
+static DEFINE_PERCPU_ARRAY(unsigned long, gp_snap);
+static DEFINE_PERCPU_ARRAY(struct thread *, gp_threads);
 
 static void busy_ns(u64 ns)
 {
@@ -122,9 +124,9 @@ static void gp_reader(void *arg)
 	prng_seed(&rng, cpu + 1);
 	while (!READ_ONCE(gpr.stop)) {
 		rcu_read_lock();
-		WRITE_ONCE(gpr.gen[cpu], gpr.gen[cpu] + 1);
+		WRITE_ONCE(gp_gen[cpu], gp_gen[cpu] + 1);
 		busy_ns(prng_below(&rng, 200) * NSEC_PER_USEC);
-		WRITE_ONCE(gpr.gen[cpu], gpr.gen[cpu] + 1);
+		WRITE_ONCE(gp_gen[cpu], gp_gen[cpu] + 1);
 		rcu_read_unlock();
 		atomic_add_relaxed(&gpr.sections, 1);
 		if (prng_below(&rng, 8) == 0)
@@ -135,28 +137,27 @@ static void gp_reader(void *arg)
 static unsigned int run_wait_checks(struct ktest_context *t, void (*wait)(void),
 				    unsigned int rounds)
 {
-	struct thread *readers[MAX_CPUS];
-	unsigned long snap[MAX_CPUS];
 	unsigned int cpu, r, bad = 0, n = nr_cpus_online;
 
 	gpr.stop = false;
 	for (cpu = 0; cpu < n; cpu++) {
-		readers[cpu] = thread_create_on(gp_reader, (void *)(uptr)cpu,
-						"rcu_reader", cpu);
-		KTEST_CHECK_BOOL(t, readers[cpu] != NULL, "readers[cpu] != NULL",
-				 true, return 1);
+		gp_threads[cpu] = thread_create_on(gp_reader, (void *)(uptr)cpu,
+						   "rcu_reader", cpu);
+		KTEST_CHECK_BOOL(t, gp_threads[cpu] != NULL,
+				 "gp_threads[cpu] != NULL", true, return 1);
 	}
 	for (r = 0; r < rounds; r++) {
 		for (cpu = 0; cpu < n; cpu++)
-			snap[cpu] = READ_ONCE(gpr.gen[cpu]);
+			gp_snap[cpu] = READ_ONCE(gp_gen[cpu]);
 		wait();
 		for (cpu = 0; cpu < n; cpu++)
-			if ((snap[cpu] & 1) && READ_ONCE(gpr.gen[cpu]) == snap[cpu])
+			if ((gp_snap[cpu] & 1) &&
+			    READ_ONCE(gp_gen[cpu]) == gp_snap[cpu])
 				bad++;
 	}
 	WRITE_ONCE(gpr.stop, true);
 	for (cpu = 0; cpu < n; cpu++)
-		thread_join(readers[cpu]);
+		thread_join(gp_threads[cpu]);
 	return bad;
 }
 
@@ -295,13 +296,18 @@ static void count_callback(void *unused)
 	atomic_add_relaxed(&barrier_count, 1);
 }
 
+struct cpu_barrier_heads {
+	struct rcu_head h[16];
+};
+
+static DEFINE_PERCPU_ARRAY(struct cpu_barrier_heads, barrier_heads);
+
 KTEST_EACH_CPU(rcu, barrier_waits_for_callbacks)
 {
-	static struct rcu_head heads[MAX_CPUS][16];
 	unsigned int i;
 
 	for (i = 0; i < 16; i++)
-		call_rcu(&heads[t->cpu][i], count_callback, NULL);
+		call_rcu(&barrier_heads[t->cpu].h[i], count_callback, NULL);
 }
 
 KTEST(rcu, barrier_saw_every_callback)

@@ -18,36 +18,37 @@
 
 #define OTHER_PRIO	42u	/* any real-time priority the boot does not use */
 
+static void expect_at(struct ktest_context *t, const struct thread *th,
+		      unsigned int prio)
+{
+	unsigned int own = thread_base_priority(th);
+	unsigned int now = thread_priority(th);
+
+	if (own != prio || now != prio)
+		ktest_fail(t, __FILE__, __LINE__,
+			   "%s runs at priority %u (its own %u), expected %u",
+			   th->name, now, own, prio);
+}
+
 /* One failure per RCU thread (existing, parked or not) whose own or
  * effective priority is not prio, naming it. */
 static void expect_all_at(struct ktest_context *t, unsigned int prio)
 {
-	struct thread *threads[MAX_CPUS + 1];
-	unsigned int i, n = 0, cpu;
+	unsigned int cpu;
 
 	/* Set by rcu_start_kthreads() at boot and never changed. */
 #if !CONFIG_PREEMPT_RCU
 	if (rcu_engine == &rcu_classic_engine) {
 		for (cpu = 0; cpu < nr_cpus; cpu++)
 			if (classic_data[cpu].cb_thread)
-				threads[n++] = classic_data[cpu].cb_thread;
+				expect_at(t, classic_data[cpu].cb_thread, prio);
 	} else
 #endif
 	{
-		threads[n++] = rcu_state.gp_thread;
+		expect_at(t, rcu_state.gp_thread, prio);
 		for (cpu = 0; cpu < nr_cpus; cpu++)
 			if (rcu_data[cpu].cb_thread)
-				threads[n++] = rcu_data[cpu].cb_thread;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned int own = thread_base_priority(threads[i]);
-		unsigned int now = thread_priority(threads[i]);
-
-		if (own != prio || now != prio)
-			ktest_fail(t, __FILE__, __LINE__,
-				   "%s runs at priority %u (its own %u), "
-				   "expected %u", threads[i]->name, now, own,
-				   prio);
+				expect_at(t, rcu_data[cpu].cb_thread, prio);
 	}
 }
 

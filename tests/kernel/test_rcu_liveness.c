@@ -59,8 +59,10 @@ struct flooder {
 	unsigned long quota_hits;	/* grace periods it filled its quota */
 };
 
+static DEFINE_PERCPU_ARRAY(struct flooder, flooders);
+static DEFINE_PERCPU_ARRAY(struct thread *, flood_threads);
+
 static struct {
-	struct flooder f[MAX_CPUS];
 	unsigned int flooders;
 	unsigned int resolved;		/* markers run or overdue (atomic) */
 	unsigned long queued, invoked;	/* flood callbacks (atomic) */
@@ -156,7 +158,6 @@ static void flood(void *arg)
 KTEST_TIMEOUT(rcu_liveness, marker_invoked_within_bounded_gps_under_flood,
 	      120000)
 {
-	struct thread *threads[MAX_CPUS];
 	unsigned int cpu, i, late = 0;
 	unsigned long worst_gps = 0, quota_hits = 0;
 	u64 worst_ticks = 0;
@@ -165,23 +166,23 @@ KTEST_TIMEOUT(rcu_liveness, marker_invoked_within_bounded_gps_under_flood,
 	live.queued = live.invoked = 0;
 	live.out_of_memory = live.stop = false;
 	for_each_online_cpu(cpu) {
-		struct flooder *f = &live.f[live.flooders];
+		struct flooder *f = &flooders[live.flooders];
 
 		*f = (struct flooder){ .cpu = cpu };
 		live.flooders++;
 	}
 	for (i = 0; i < live.flooders; i++) {
-		threads[i] = thread_create_on(flood, &live.f[i], "live_flood",
-					      live.f[i].cpu);
-		KASSERT_TRUE(threads[i] != NULL);
+		flood_threads[i] = thread_create_on(flood, &flooders[i],
+						    "live_flood", flooders[i].cpu);
+		KASSERT_TRUE(flood_threads[i] != NULL);
 	}
 	for (i = 0; i < live.flooders; i++)
-		thread_join(threads[i]);
+		thread_join(flood_threads[i]);
 	rcu_barrier();
 	KEXPECT_FALSE(READ_ONCE(live.out_of_memory));
 	KEXPECT_EQ(READ_ONCE(live.invoked), READ_ONCE(live.queued));
 	for (i = 0; i < live.flooders; i++) {
-		struct flooder *f = &live.f[i];
+		struct flooder *f = &flooders[i];
 		unsigned long gps;
 		u64 ticks;
 

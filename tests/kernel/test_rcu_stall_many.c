@@ -25,12 +25,13 @@ static void hold_until_warned(void *unused)
 	preempt_enable();
 }
 
+static DEFINE_PERCPU_ARRAY(struct thread *, holder_threads);
+
 /* On cpu0, which the holders leave free for the grace-period thread. */
 KTEST_DEFINE(rcu_stall, warning_with_many_holdouts_is_bounded, 0, 60000,
 	     true)
 {
 	unsigned int holders = nr_cpus_online - 1, cpu, made = 0;
-	struct thread *threads[MAX_CPUS];
 	struct rcu_stats before, after;
 	u64 warnings;
 
@@ -40,9 +41,9 @@ KTEST_DEFINE(rcu_stall, warning_with_many_holdouts_is_bounded, 0, 60000,
 	WRITE_ONCE(holders_in, 0);
 	WRITE_ONCE(hold_until, before.stalls + 2);
 	for (cpu = 1; cpu <= holders; cpu++) {
-		threads[made] = thread_create_on(hold_until_warned, NULL,
-						 "stall_holder", cpu);
-		if (threads[made])
+		holder_threads[made] = thread_create_on(hold_until_warned, NULL,
+							"stall_holder", cpu);
+		if (holder_threads[made])
 			made++;
 	}
 	KASSERT_EQ(made, holders);
@@ -50,7 +51,7 @@ KTEST_DEFINE(rcu_stall, warning_with_many_holdouts_is_bounded, 0, 60000,
 		sleep_ms(1);
 	synchronize_rcu();
 	while (made)
-		thread_join(threads[--made]);
+		thread_join(holder_threads[--made]);
 	rcu_get_stats(&after);
 	warnings = after.stalls - before.stalls;
 	KEXPECT_GE(warnings, 2ull);

@@ -19,7 +19,8 @@
  * time, so a slow host only makes each round longer. */
 #define CALL_WORK	20000
 
-static unsigned int ran_on[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(unsigned int, ran_on);
+static DEFINE_PERCPU_ARRAY(unsigned int, ran_before);
 
 static void work_then_count(void *unused)
 {
@@ -34,19 +35,18 @@ static void work_then_count(void *unused)
 
 KTEST(sched, call_returns_after_every_cpu_ran_it)
 {
-	static unsigned int before[MAX_CPUS];
 	unsigned int round, cpu, late = 0;
 
 	if (nr_cpus_online < 2)
 		KTEST_SKIP("needs a second CPU to call");
 	for (round = 0; round < CALL_ROUNDS; round++) {
 		for (cpu = 0; cpu < nr_cpus; cpu++)
-			before[cpu] = READ_ONCE(ran_on[cpu]);
+			ran_before[cpu] = READ_ONCE(ran_on[cpu]);
 		smp_call_function_all(work_then_count, NULL);
 		/* Every CPU online before and after the call has run it by
 		 * now (none comes or goes during this suite). */
 		for_each_online_cpu(cpu)
-			if (READ_ONCE(ran_on[cpu]) == before[cpu])
+			if (READ_ONCE(ran_on[cpu]) == ran_before[cpu])
 				late++;
 	}
 	KEXPECT_EQ(late, 0u);

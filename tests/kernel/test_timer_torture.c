@@ -30,7 +30,6 @@
 #include "lib/string.h"
 
 #define TT_WORKERS_PER_CPU	2u
-#define TT_MAX_WORKERS		(TT_WORKERS_PER_CPU * MAX_CPUS)
 #define TT_TOTAL_ROUNDS		2400u
 #define TT_SLOTS		4
 #define TT_RING_EVERY		4	/* rounds per wait in the ring */
@@ -69,14 +68,19 @@ struct tt_driver {
 	unsigned int probes_wrong, wrong;
 };
 
-/* The workers' slots, then one last shot per CPU, the probe of offline
- * CPUs and the moved shot (armed again for each of TT_MOVED_SHOTS):
- * static, so never freed under a callback. */
-#define TT_SHOT0		(TT_MAX_WORKERS * TT_SLOTS)
-#define TT_PROBE		(TT_SHOT0 + MAX_CPUS)
-#define TT_MOVED		(TT_PROBE + 1)
-static struct tt_slot tt_slots[TT_MOVED + 1];
-static struct tt_worker tt_workers[TT_MAX_WORKERS];
+/* The workers' slots, then one last shot per CPU (per-CPU arrays: for
+ * the CPUs present), the probe of offline CPUs and the moved shot (armed
+ * again for each of TT_MOVED_SHOTS): never freed under a callback. */
+#define TT_SLOTS_PER_CPU	(TT_WORKERS_PER_CPU * TT_SLOTS + 1)
+static DEFINE_PERCPU_ARRAY_N(struct tt_slot, tt_slots, TT_SLOTS_PER_CPU);
+static DEFINE_PERCPU_ARRAY_N(struct tt_worker, tt_workers, TT_WORKERS_PER_CPU);
+static struct tt_slot tt_probe_slot, tt_moved_slot;
+
+/* The first last shot's index in tt_slots. */
+static unsigned int tt_shot0(void)
+{
+	return nr_cpus * TT_WORKERS_PER_CPU * TT_SLOTS;
+}
 static struct completion tt_go;
 static unsigned int tt_rounds, tt_running;
 static bool tt_abort;
@@ -199,7 +203,7 @@ static unsigned int tt_victim(struct tt_driver *d)
  * first time it does not is named, the others counted. */
 static void tt_probe_offline(struct tt_driver *d, unsigned int cpu)
 {
-	struct tt_slot *s = &tt_slots[TT_PROBE];
+	struct tt_slot *s = &tt_probe_slot;
 	unsigned int on;
 
 	tt_slot_settle(s, false, &d->counts);
@@ -261,7 +265,7 @@ static void tt_last_shots(struct tt_driver *d)
 		if (cpu == d->cpu)
 			continue;
 		tt_wait_for_quiet(cpu, 2 * TT_SHOT_NS);
-		tt_slot_arm(&tt_slots[TT_SHOT0 + cpu], (int)cpu,
+		tt_slot_arm(&tt_slots[tt_shot0() + cpu], (int)cpu,
 			    clock_ns() + TT_SHOT_NS, 0, &d->counts);
 		d->shots++;
 	}
@@ -272,7 +276,7 @@ static void tt_last_shots(struct tt_driver *d)
  * When the timer fired before it could move, nothing was tested. */
 static void tt_moved_shot(struct tt_driver *d)
 {
-	struct tt_slot *s = &tt_slots[TT_MOVED];
+	struct tt_slot *s = &tt_moved_slot;
 	unsigned int cpu = tt_victim(d);
 
 	if (!cpu || !d->cpu)
@@ -300,7 +304,9 @@ static void tt_driver_fn(void *arg)
 		tt_counts_add(&d->counts, &tt_workers[i].counts);
 	}
 	tt_last_shots(d);
-	d->wrong = tt_check_all(d->t, tt_slots, TT_MOVED, &d->counts);
+	d->wrong = tt_check_all(d->t, tt_slots, nr_cpus * TT_SLOTS_PER_CPU,
+				&d->counts) +
+		   tt_check_all(d->t, &tt_probe_slot, 1, &d->counts);
 	for (i = 0; i < TT_MOVED_SHOTS; i++)
 		tt_moved_shot(d);
 }
@@ -309,22 +315,27 @@ static void tt_init(unsigned int workers)
 {
 	unsigned int i;
 
-	memset(tt_slots, 0, sizeof(tt_slots));
-	memset(tt_workers, 0, sizeof(tt_workers));
-	for (i = 0; i < ARRAY_SIZE(tt_slots); i++) {
+	memset(tt_slots, 0, nr_cpus * TT_SLOTS_PER_CPU * sizeof(*tt_slots));
+	memset(tt_workers, 0,
+	       nr_cpus * TT_WORKERS_PER_CPU * sizeof(*tt_workers));
+	memset(&tt_probe_slot, 0, sizeof(tt_probe_slot));
+	memset(&tt_moved_slot, 0, sizeof(tt_moved_slot));
+	for (i = 0; i < nr_cpus * TT_SLOTS_PER_CPU; i++) {
 		struct tt_slot *s = &tt_slots[i];
 
-		if (i < TT_SHOT0)
+		if (i < tt_shot0())
 			ksnprintf(s->name, sizeof(s->name), "worker %u slot %u",
 				  i / TT_SLOTS, i % TT_SLOTS);
-		else if (i < TT_PROBE)
-			ksnprintf(s->name, sizeof(s->name),
-				  "last shot at cpu%u", i - TT_SHOT0);
 		else
-			strlcpy(s->name, i == TT_PROBE ? "offline probe" :
-					 "moved shot", sizeof(s->name));
+			ksnprintf(s->name, sizeof(s->name),
+				  "last shot at cpu%u", i - tt_shot0());
 		prng_seed(&s->rng, i + 1);
 	}
+	strlcpy(tt_probe_slot.name, "offline probe",
+		sizeof(tt_probe_slot.name));
+	prng_seed(&tt_probe_slot.rng, i + 1);
+	strlcpy(tt_moved_slot.name, "moved shot", sizeof(tt_moved_slot.name));
+	prng_seed(&tt_moved_slot.rng, i + 2);
 	for (i = 0; i < workers; i++) {
 		struct tt_worker *w = &tt_workers[i];
 
@@ -367,7 +378,7 @@ KTEST_TIMEOUT(timers, torture, TT_TIMEOUT_MS)
 	const struct tt_counts *c = &d.counts;
 	unsigned int i;
 
-	d.workers = MIN(TT_WORKERS_PER_CPU * nr_cpus, TT_MAX_WORKERS);
+	d.workers = TT_WORKERS_PER_CPU * nr_cpus;
 	d.cpu = nr_cpus >= 3 ? nr_cpus - 1 : 0;
 	prng_seed(&d.rng, 0x7d);
 	tt_init(d.workers);

@@ -76,7 +76,7 @@ struct rcu_ctrlblk rcu_ctrlblk = {
 	.maxbatch = 1,
 	.gp_wait = WAIT_QUEUE_INIT(rcu_ctrlblk.gp_wait),
 };
-struct classic_data classic_data[MAX_CPUS];
+DEFINE_PERCPU_ARRAY(struct classic_data, classic_data);
 /* Published with release once the callback lists and threads exist: the
  * ticks ignore RCU until then. */
 bool classic_ready;
@@ -139,7 +139,7 @@ void classic_start_batch(long newbatch)
 	WRITE_ONCE(rcp->nr_owing, cpumask_weight(&rcp->online));
 	if (rcu_bug(RCU_BUG_FORGET_CPU) && rcp->nr_owing > 1) {
 		/* The injected bug: the highest online CPU is left out. */
-		for (i = MAX_CPUS; i-- > 0;)
+		for (i = nr_cpus; i-- > 0;)
 			if (cpumask_test(&rcp->cpumask, i))
 				break;
 		classic_clear_owes(i);
@@ -350,7 +350,7 @@ static __init void classic_init(void)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < nr_cpus; cpu++)
 		classic_data[cpu].last_qsctr = RCU_QSCTR_INVALID;
 	join_batches(0);
 	classic_init_callbacks();

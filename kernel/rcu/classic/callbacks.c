@@ -33,7 +33,7 @@ __init void classic_init_callbacks(void)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		empty_lists(&classic_data[cpu]);
 		wait_queue_init(&classic_data[cpu].cb_wait);
 	}

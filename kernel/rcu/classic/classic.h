@@ -86,7 +86,7 @@ struct classic_data {
 } __aligned(CACHE_LINE);
 
 extern struct rcu_ctrlblk rcu_ctrlblk;
-extern struct classic_data classic_data[MAX_CPUS];
+DECLARE_PERCPU_ARRAY(struct classic_data, classic_data);
 extern bool classic_ready;
 
 /* Wrap-safe batch comparison, as 2.6.0's rcu_batch_before/after. */

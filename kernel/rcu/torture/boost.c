@@ -74,7 +74,7 @@ struct boost_pair {
 	struct thread *reader, *hog;
 };
 
-static struct boost_pair pairs[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct boost_pair, pairs);
 static unsigned int nr_pairs;
 /* Set by torture_boost_stop(), read by both threads of every pair. */
 static bool boost_stop;

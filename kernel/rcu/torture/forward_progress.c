@@ -78,12 +78,17 @@ static void fwd_flooder(void *unused)
 
 bool rcu_torture_forward_progress(void)
 {
-	struct thread *threads[MAX_CPUS];
+	struct thread **threads = kmalloc(nr_cpus * sizeof(*threads));
 	struct page_alloc_stats ps;
 	unsigned long gp_start, gps;
 	unsigned int cpu, n = 0;
 	bool ok = true;
 
+	if (!threads) {
+		pr_err("rcu-torture: fwd: no memory for %u thread pointers\n",
+		       nr_cpus);
+		return false;
+	}
 	page_alloc_get_stats(&ps);
 	fwd.floor_pages = ps.free_pages / 2;
 	fwd.queued = fwd.invoked = fwd.peak_backlog = 0;
@@ -100,6 +105,7 @@ bool rcu_torture_forward_progress(void)
 	}
 	while (n)
 		thread_join(threads[--n]);
+	kfree(threads);
 	gps = (torture.ops->gp_seq() - (gp_start & ~1ul)) / 2;
 	torture.ops->cb_barrier();
 	pr_info("rcu-torture: fwd: %lu callbacks over %lu grace periods, peak "

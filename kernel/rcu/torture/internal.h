@@ -12,7 +12,10 @@
 #include "lib/random.h"
 
 #define TORTURE_POOL_SIZE	128
-#define TORTURE_MAX_THREADS	(3 * MAX_CPUS + 64)
+/* Room for every thread of a run: a writer, the fake writers (64 at
+ * most), the readers (torture.readers=, 256 at most, or one per CPU), a
+ * hog per CPU and the per-CPU threads of the boost test and the rest. */
+#define TORTURE_MAX_THREADS	(3 * nr_cpus + 256 + 64)
 
 enum torture_gp { TGP_SYNC, TGP_EXP, TGP_POLL, TGP_ASYNC, TGP_BARRIER,
 		  TGP_COUNT };
@@ -91,7 +94,7 @@ struct torture_state {
 	unsigned long offline_attempts, offline_successes;
 	unsigned long online_attempts, online_successes;
 	unsigned long onoff_failures;
-	struct thread *threads[TORTURE_MAX_THREADS];
+	struct thread **threads;	/* TORTURE_MAX_THREADS */
 	unsigned int nr_threads;
 };
 

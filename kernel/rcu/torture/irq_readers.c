@@ -24,7 +24,7 @@ struct irq_reader {
 	struct prng ipi_rng;		/* IPI handler only */
 } __aligned(CACHE_LINE);
 
-static struct irq_reader irq_readers[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct irq_reader, irq_readers);
 static bool irq_readers_stop;
 static struct thread *ipi_thread;
 
@@ -79,7 +79,7 @@ void torture_irq_readers_start(void)
 	unsigned int cpu;
 
 	WRITE_ONCE(irq_readers_stop, false);
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		prng_seed(&irq_readers[cpu].timer_rng,
 			  torture.cfg.seed * 257 + cpu);
 		prng_seed(&irq_readers[cpu].ipi_rng,

@@ -23,7 +23,7 @@ CMDLINE_UINT("torture.onoff_holdoff", torture_cmdline.onoff_holdoff_ms, 0,
 
 static struct thread *onoff_thread;
 static bool onoff_stop;
-static unsigned long downs_by_cpu[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(unsigned long, downs_by_cpu);
 
 /* Sleep ms, or less if the run is stopping; false once it is. */
 static bool onoff_sleep(unsigned int ms)
@@ -112,7 +112,7 @@ bring_all_back:
 void torture_onoff_start(void)
 {
 	WRITE_ONCE(onoff_stop, false);
-	memset(downs_by_cpu, 0, sizeof(downs_by_cpu));
+	memset(downs_by_cpu, 0, nr_cpus * sizeof(*downs_by_cpu));
 	onoff_thread = NULL;
 	if (!torture.cfg.onoff_interval_ms || nr_cpus < 2)
 		return;

@@ -45,7 +45,7 @@ struct oracle_slot {
 	unsigned int depth;		/* nesting: only the outermost stamps */
 } __aligned(CACHE_LINE);
 
-static struct oracle_slot irq_slots[MAX_CPUS];
+static DEFINE_PERCPU_ARRAY(struct oracle_slot, irq_slots);
 static struct oracle_slot reader_slots[ORACLE_MAX_READERS];
 /* Starts at 1 so that a slot's 0 means "empty". */
 static unsigned long oracle_epoch = 1;

@@ -237,8 +237,13 @@ int torture_setup(const struct torture_config *cfg)
 	if (!parse_gp_list(cfg->gp))
 		return -1;
 	torture.elems = kzalloc(TORTURE_POOL_SIZE * sizeof(*torture.elems));
-	if (!torture.elems) {
-		pr_err("rcu-torture: no memory for the element pool\n");
+	torture.threads = kmalloc(TORTURE_MAX_THREADS *
+				  sizeof(*torture.threads));
+	if (!torture.elems || !torture.threads) {
+		pr_err("rcu-torture: no memory for the element pool and "
+		       "the thread table\n");
+		kfree(torture.elems);
+		kfree(torture.threads);
 		return -1;
 	}
 	INIT_LIST_HEAD(&torture.pool);
@@ -300,4 +305,6 @@ void torture_teardown(void)
 	torture.ops->cb_barrier();
 	kfree(torture.elems);
 	torture.elems = NULL;
+	kfree(torture.threads);
+	torture.threads = NULL;
 }

@@ -85,10 +85,19 @@ struct rcu_state rcu_state = {
  * RCU is set up. Every CPU starts in the extended quiescent state of a
  * CPU that is not running, and leaves it itself as it starts: so no
  * guess by another CPU can race with an AP that starts late. */
-struct rcu_data rcu_data[MAX_CPUS] = {
-	[0 ... MAX_CPUS - 1] = { .leaf = &rcu_state.node[0], .leaf_bit = 1,
-				 .eqs_seq = 1 },
-};
+#define RCU_DATA_BOOT \
+	{ .leaf = &rcu_state.node[0], .leaf_bit = 1, .eqs_seq = 1 }
+
+static void rcu_data_boot_init(void *elem, unsigned int cpu)
+{
+	(void)cpu;
+	*(struct rcu_data *)elem = (struct rcu_data)RCU_DATA_BOOT;
+}
+
+/* The boot CPU's element is static until percpu_arrays_alloc(): its
+ * first hook runs in kmain() before the allocator exists. */
+DEFINE_PERCPU_ARRAY_BOOT(struct rcu_data, rcu_data, rcu_data_boot_init,
+			 RCU_DATA_BOOT);
 
 static bool rcu_ready;
 
@@ -214,7 +223,7 @@ __init void rcu_tree_init(void)
 	rcu_state.fqs_timer.fn = fqs_alarm;
 	wait_queue_init(&rcu_state.gp_done);
 	rcu_geometry_init();
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		rcu_cblist_init(&rcu_data[cpu].cbs);
 		wait_queue_init(&rcu_data[cpu].cb_wait);
 	}

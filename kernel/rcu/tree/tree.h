@@ -147,7 +147,7 @@ struct rcu_state {
 };
 
 extern struct rcu_state rcu_state;
-extern struct rcu_data rcu_data[MAX_CPUS];
+DECLARE_PERCPU_ARRAY(struct rcu_data, rcu_data);
 extern unsigned int rcu_fanout_leaf, rcu_fanout;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
