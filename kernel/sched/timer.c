@@ -32,6 +32,9 @@ CMDLINE_BOOL("timer.lose_kick", lose_kick,
 	     "debug: plant a lost wake-up: timer_add_on() does not kick an "
 	     "idle CPU whose first timer it adds");
 
+/* Every base but the boot CPU's starts offline: an AP marks its own
+ * online as it starts (timer_cpu_online()), and one that never starts
+ * (given up by the boot CPU) must not take timers nothing would run. */
 __init void timer_init_cpus(void)
 {
 	unsigned int c;
@@ -39,6 +42,7 @@ __init void timer_init_cpus(void)
 	for (c = 0; c < nr_cpus; c++) {
 		spin_lock_init(&bases[c].lock);
 		INIT_LIST_HEAD(&bases[c].pending);
+		bases[c].offline = c != 0;
 	}
 }
 
