@@ -2,6 +2,7 @@
 #ifndef ARCH_ACPI_H
 #define ARCH_ACPI_H
 
+#include "kernel/percpu.h"
 #include "lib/types.h"
 
 #define ACPI_MAX_IOAPICS	8
@@ -22,9 +23,10 @@ struct acpi_override {
 
 struct acpi_info {
 	u64 lapic_phys;
-	u32 apic_ids[256];	/* enabled CPUs, boot CPU first */
+	u32 apic_ids[MAX_CPUS];	/* enabled CPUs, boot CPU first */
 	unsigned int nr_cpus;
 	unsigned int nr_disabled;	/* listed but not enabled */
+	unsigned int nr_ignored;	/* enabled, beyond MAX_CPUS */
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];
 	unsigned int nr_ioapics;
 	struct acpi_override overrides[ACPI_MAX_OVERRIDES];
@@ -39,5 +41,6 @@ extern struct acpi_info acpi;
 
 /* Parse the tables; boot_apic_id goes first in apic_ids. */
 void acpi_init(u32 boot_apic_id);
+void acpi_drop_cpus_above(u32 max_apic_id, const char *why);
 
 #endif

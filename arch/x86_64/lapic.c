@@ -59,6 +59,51 @@ const char *lapic_mode_name(void)
 	return ops->name;
 }
 
+/**
+ * lapic_is_x2apic() - whether the LAPIC runs in x2APIC mode
+ *
+ * Only x2APIC reaches APIC ids above XAPIC_MAX_ID: the boot drops the
+ * CPUs xAPIC cannot address rather than send them another's IPIs.
+ */
+bool lapic_is_x2apic(void)
+{
+	return ops == &x2apic_ops;
+}
+
+/**
+ * lapic_id_cpuid_leaf() - the CPUID leaf that gives this CPU's APIC id
+ *
+ * Leaf 0xb's EDX holds the whole 32-bit x2APIC id where the leaf exists
+ * (a zero EBX says it does not); leaf 1 has the initial id in EBX bits
+ * 31:24, 8 bits only, and QEMU overflows its count of logical CPUs (bits
+ * 23:16) into them above 255 CPUs: at -smp 256 the boot CPU read id 1
+ * there, took CPU 1 for itself, and sent itself INIT. The AP trampoline
+ * reads the same leaf, before any LAPIC is set up.
+ *
+ * Return: 0xb or 1.
+ */
+u32 lapic_id_cpuid_leaf(void)
+{
+	if (cpuid_max_leaf(0) >= 0xb && cpuid(0xb, 0).ebx)
+		return 0xb;
+	return 1;
+}
+
+/**
+ * lapic_initial_id() - this CPU's APIC id from CPUID
+ *
+ * The id the MADT lists, readable in either mode and before the LAPIC is
+ * enabled: ACPI needs the boot CPU's before the mode is chosen.
+ *
+ * Return: the APIC id.
+ */
+u32 lapic_initial_id(void)
+{
+	if (lapic_id_cpuid_leaf() == 0xb)
+		return cpuid(0xb, 0).edx;
+	return cpuid(1, 0).ebx >> 24;
+}
+
 /* LINT1 delivers an NMI on every CPU, not only on the boot CPU as the
  * firmware leaves it: QEMU's monitor command `nmi` (tests/boot, at a
  * timeout) raises LINT1 on each vCPU, and the hang report wants each

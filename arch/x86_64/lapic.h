@@ -44,9 +44,15 @@ struct lapic_ops {
 extern const struct lapic_ops xapic_ops;
 extern const struct lapic_ops x2apic_ops;
 
+/* The highest APIC id xAPIC can address: 0xff is its broadcast. */
+#define XAPIC_MAX_ID		0xfe
+
 /* Boot CPU: choose the mode and find the MMIO base. */
 void lapic_choose_mode(u64 mmio_phys);
 const char *lapic_mode_name(void);
+bool lapic_is_x2apic(void);
+u32 lapic_id_cpuid_leaf(void);
+u32 lapic_initial_id(void);
 void lapic_init_cpu(void);
 u32 lapic_id(void);
 void lapic_eoi(void);

@@ -118,15 +118,6 @@ void arch_nmi_every_cpu(void)
 		lapic_send_nmi(acpi.apic_ids[cpu]);
 }
 
-/* This CPU's APIC id as the hardware gives it, before its LAPIC is set
- * up: CPUID's x2APIC id where the leaf exists, else the initial one. */
-static u32 initial_apic_id(void)
-{
-	if (cpuid_max_leaf(0) >= 0xb && cpuid(0xb, 0).ebx)
-		return cpuid(0xb, 0).edx;
-	return cpuid(1, 0).ebx >> 24;
-}
-
 /* The first C an AP runs, on the stack smp_boot_aps() gave it. */
 static __noreturn void ap_entry(u64 cpu)
 {
@@ -134,7 +125,7 @@ static __noreturn void ap_entry(u64 cpu)
 	 * next AP's parameters (QEMU's TCG let one run on, and it took
 	 * cpu3's place while cpu3 halted): not the CPU they are for. It
 	 * stops before it writes that CPU's per-CPU data. */
-	if (initial_apic_id() != acpi.apic_ids[cpu])
+	if (lapic_initial_id() != acpi.apic_ids[cpu])
 		arch_halt_forever();
 	percpu_init_cpu(cpu);
 	gdt_init_cpu(cpu);
@@ -201,10 +192,7 @@ __init unsigned int smp_boot_aps(void)
 {
 	unsigned int cpu, started = 1;
 
-	if (acpi.nr_cpus > MAX_CPUS)
-		pr_warn("smp: %u CPUs listed, starting the first %u\n",
-			acpi.nr_cpus, MAX_CPUS);
-	nr_cpus = MIN(acpi.nr_cpus, (unsigned int)MAX_CPUS);
+	nr_cpus = acpi.nr_cpus;
 	if (nr_cpus == 1)
 		return 1;
 	memcpy(phys_to_virt(TRAMPOLINE_PHYS), ap_trampoline_start,
