@@ -11,7 +11,7 @@
 #include "kernel/printk.h"
 #include "lib/atomic.h"
 
-enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2 };
+enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2, NMI_WAKE = 4 };
 
 static u32 nmi_reasons[MAX_CPUS];
 
@@ -23,6 +23,13 @@ void nmi_request_stop(unsigned int cpu)
 void nmi_request_backtrace(unsigned int cpu)
 {
 	atomic_fetch_or(&nmi_reasons[cpu], NMI_BACKTRACE);
+}
+
+/* An AP started and waiting with interrupts off for its turn to come
+ * online (smp.c) wakes only from an NMI: this one does nothing else. */
+void nmi_request_wake(unsigned int cpu)
+{
+	atomic_fetch_or(&nmi_reasons[cpu], NMI_WAKE);
 }
 
 void nmi_handle(struct trap_frame *f)
