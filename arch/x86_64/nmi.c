@@ -6,6 +6,7 @@
  * kernel's hang report.
  */
 #include "nmi.h"
+#include "smp.h"
 #include "kernel/entry.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -50,6 +51,8 @@ void nmi_handle(struct trap_frame *f)
 		pr_emerg("NMI backtrace for cpu%u:\n", cpu);
 		arch_dump_backtrace(f->rbp, f->rip);
 	}
+	if (reasons & NMI_WAKE)
+		smp_release_nmi(f);
 	if (reasons & NMI_STOP) {
 		WRITE_ONCE(this_cpu()->online, 0);
 		arch_halt_forever();

@@ -45,9 +45,6 @@
  * -smp 32 on a loaded 2-core host a vCPU can wait a good while for its
  * first turn (Linux waits 10 s). */
 #define CHECK_IN_TIMEOUT_US	2000000
-/* The NMI that releases an AP can come just before it halts, and is
- * lost then: it is sent again this often until the AP answers. */
-#define RELEASE_RESEND_US	1000
 
 /* Mirrors the parameter block at the end of boot/ap_trampoline.S. */
 struct trampoline_params {
@@ -141,6 +138,43 @@ void arch_nmi_every_cpu(void)
 		lapic_send_nmi(acpi.apic_ids[cpu]);
 }
 
+/*
+ * Where a checked-in AP halts until released: the check, then hlt, with
+ * interrupts off, so that only an NMI wakes it. The NMI that releases it
+ * can come between the two and leave the hlt to sleep for ever: the
+ * handler sends an AP it finds about to halt back to the check
+ * (smp_release_nmi()), so that one NMI is enough. Resending instead
+ * made a second NMI arrive with its reason already taken by the first:
+ * a hang report at -smp 255.
+ */
+extern const u8 ap_wait_check[], ap_wait_hlt[];
+
+static __noinline void ap_wait_release(const u32 *state)
+{
+	asm volatile(".globl ap_wait_check, ap_wait_hlt\n"
+		     "ap_wait_check:\n\t"
+		     "cmpl %1, %0\n\t"
+		     "je 1f\n"
+		     "ap_wait_hlt:\n\t"
+		     "hlt\n\t"
+		     "jmp ap_wait_check\n"
+		     "1:"
+		     : : "m"(*state), "i"(AP_RELEASED) : "memory");
+}
+
+/**
+ * smp_release_nmi() - the release NMI's part, on the AP
+ * @f: the NMI's frame
+ *
+ * An NMI that came before the hlt of ap_wait_release() returns to its
+ * check instead, which sees the release.
+ */
+void smp_release_nmi(struct trap_frame *f)
+{
+	if (f->rip == (u64)ap_wait_hlt)
+		f->rip = (u64)ap_wait_check;
+}
+
 /* The first C an AP runs, on the stack the trampoline found for it by
  * its own APIC id: cpu is this CPU's own index, whoever else starts. */
 static __noreturn void ap_entry(u64 cpu)
@@ -157,11 +191,9 @@ static __noreturn void ap_entry(u64 cpu)
 	    AP_WAITING)
 		arch_halt_forever();
 	atomic_fetch_add(&nr_checked_in, 1);
-	/* Halted, not spinning, until release() says (its store, then an
-	 * NMI: an NMI wakes hlt with interrupts off). Pairs with the
-	 * WRITE_ONCE there; the answer stops its NMIs. */
-	while (READ_ONCE(start_states[cpu]) != AP_RELEASED)
-		asm volatile("hlt" : : : "memory");
+	/* Halted, not spinning, until release() says: its store, then
+	 * the NMI; the asm's load pairs with that WRITE_ONCE. */
+	ap_wait_release(&start_states[cpu]);
 	WRITE_ONCE(start_states[cpu], AP_RUNNING);
 	secondary_cpu_main();
 }
@@ -170,17 +202,11 @@ static __noreturn void ap_entry(u64 cpu)
  * next comes online alone (see the top of this file). */
 static void release(unsigned int cpu)
 {
-	u64 waited;
-
+	/* The NMI is ordered after the store (send_icr); pairs with the
+	 * AP's load in ap_wait_release(). */
 	WRITE_ONCE(start_states[cpu], AP_RELEASED);
-	for (waited = 0; READ_ONCE(start_states[cpu]) != AP_RUNNING;
-	     waited += 10) {
-		if (waited % RELEASE_RESEND_US == 0) {
-			nmi_request_wake(cpu);
-			lapic_send_nmi(acpi.apic_ids[cpu]);
-		}
-		udelay(10);
-	}
+	nmi_request_wake(cpu);
+	lapic_send_nmi(acpi.apic_ids[cpu]);
 	while (!READ_ONCE(cpu_area(cpu)->online))
 		arch_cpu_relax();
 }
