@@ -42,11 +42,19 @@ static bool use_tsc_deadline;
 CMDLINE_BOOL("tsc_deadline", tsc_deadline_allowed,
 	     "0 = one-shot APIC timer even where the CPU has TSC-deadline");
 
+/* x2APIC where the CPU has it, unless x2apic=0; but the firmware hands
+ * over in x2APIC mode where APIC ids go above 254 (SeaBIOS does at
+ * -smp 256 and up), and xAPIC's MMIO would then reach nothing: with
+ * x2apic=0 at -smp 288 the boot triple-faulted starting the APs. */
 __init void lapic_choose_mode(u64 mmio_phys)
 {
 	bool has_x2apic = cpuid(1, 0).ecx & (1u << 21);
+	bool firmware_x2apic = rdmsr(MSR_APIC_BASE) & APIC_BASE_X2APIC;
 
-	if (has_x2apic && x2apic_allowed) {
+	if (firmware_x2apic && !x2apic_allowed)
+		pr_warn("lapic: x2apic=0 not followed: the firmware handed "
+			"over in x2APIC mode (APIC ids above 254)\n");
+	if (has_x2apic && (x2apic_allowed || firmware_x2apic)) {
 		ops = &x2apic_ops;
 	} else {
 		ops = &xapic_ops;

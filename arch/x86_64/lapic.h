@@ -44,6 +44,10 @@ struct lapic_ops {
 extern const struct lapic_ops xapic_ops;
 extern const struct lapic_ops x2apic_ops;
 
+/* IA32_APIC_BASE (MSR_APIC_BASE): the LAPIC on, and in x2APIC mode. */
+#define APIC_BASE_ENABLE	(1ull << 11)
+#define APIC_BASE_X2APIC	(1ull << 10)
+
 /* The highest APIC id xAPIC can address: 0xff is its broadcast. */
 #define XAPIC_MAX_ID		0xfe
 
