@@ -243,26 +243,3 @@ __init void acpi_init(u32 boot_apic_id)
 			acpi.nr_ignored, acpi.nr_cpus + acpi.nr_ignored,
 			ARRAY_SIZE(acpi.apic_ids));
 }
-
-/**
- * acpi_drop_cpus_above() - forget the CPUs whose APIC ids are too high
- * @max_apic_id: the highest id kept
- * @why: what cannot reach the others, for the line that names them
- *
- * xAPIC addresses 8-bit ids only: an IPI meant for APIC id 256 would go
- * to id 0. Called on the boot CPU before any AP starts, while a CPU's
- * index is still only its place in apic_ids; the boot CPU is kept.
- */
-void acpi_drop_cpus_above(u32 max_apic_id, const char *why)
-{
-	unsigned int i, kept = 1;
-
-	for (i = 1; i < acpi.nr_cpus; i++)
-		if (acpi.apic_ids[i] <= max_apic_id)
-			acpi.apic_ids[kept++] = acpi.apic_ids[i];
-	if (kept == acpi.nr_cpus)
-		return;
-	pr_warn("acpi: %u CPUs with APIC ids above %u ignored, never "
-		"started: %s\n", acpi.nr_cpus - kept, max_apic_id, why);
-	acpi.nr_cpus = kept;
-}

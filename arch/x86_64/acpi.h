@@ -41,6 +41,5 @@ extern struct acpi_info acpi;
 
 /* Parse the tables; boot_apic_id goes first in apic_ids. */
 void acpi_init(u32 boot_apic_id);
-void acpi_drop_cpus_above(u32 max_apic_id, const char *why);
 
 #endif

@@ -68,17 +68,6 @@ const char *lapic_mode_name(void)
 }
 
 /**
- * lapic_is_x2apic() - whether the LAPIC runs in x2APIC mode
- *
- * Only x2APIC reaches APIC ids above XAPIC_MAX_ID: the boot drops the
- * CPUs xAPIC cannot address rather than send them another's IPIs.
- */
-bool lapic_is_x2apic(void)
-{
-	return ops == &x2apic_ops;
-}
-
-/**
  * lapic_id_cpuid_leaf() - the CPUID leaf that gives this CPU's APIC id
  *
  * Leaf 0xb's EDX holds the whole 32-bit x2APIC id where the leaf exists

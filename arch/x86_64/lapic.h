@@ -48,13 +48,9 @@ extern const struct lapic_ops x2apic_ops;
 #define APIC_BASE_ENABLE	(1ull << 11)
 #define APIC_BASE_X2APIC	(1ull << 10)
 
-/* The highest APIC id xAPIC can address: 0xff is its broadcast. */
-#define XAPIC_MAX_ID		0xfe
-
 /* Boot CPU: choose the mode and find the MMIO base. */
 void lapic_choose_mode(u64 mmio_phys);
 const char *lapic_mode_name(void);
-bool lapic_is_x2apic(void);
 u32 lapic_id_cpuid_leaf(void);
 u32 lapic_initial_id(void);
 void lapic_init_cpu(void);

@@ -69,10 +69,6 @@ __init void arch_cpu_init(void)
 
 	acpi_init(lapic_initial_id());
 	lapic_choose_mode(acpi.lapic_phys);
-	if (!lapic_is_x2apic())
-		acpi_drop_cpus_above(XAPIC_MAX_ID, "xAPIC cannot address "
-				     "them (x2APIC is off: x2apic=0, or the "
-				     "CPU has none)");
 	lapic_init_cpu();
 	acpi.apic_ids[0] = lapic_id();
 	tsc_hz = tsc_measure_hz(&source, &spread_ppm);
