@@ -42,7 +42,8 @@
 #   make gdb        boot QEMU stopped, with gdb attached; QEMU ends with
 #                   gdb; the console is on localhost:GDB_CONSOLE_PORT
 #   make deps       install the Debian packages the others need (make run
-#                   and make gdb install only what they need)
+#                   and make gdb install only what they need), and fetch
+#                   QEMU 10 beside the system's (tests/fetch-qemu)
 #   make help       this list
 #   make clean
 #
@@ -112,7 +113,9 @@ PREEMPT_BENCHES	:= read_side,grace_period,gp_kthread_prio,call_rcu,$\
 		   gp_preempted_readers,boost_latency
 PREEMPT_BENCH_CMDLINE := ktest=none bench=$(PREEMPT_BENCHES) \
 		   rcu.boost_delay_ms=20
-QEMU		:= qemu-system-x86_64
+# The QEMU make run and make gdb start: $QEMU, else the one tests/deps
+# fetched (bookworm-backports' QEMU 10), else the system's.
+QEMU		?= $(shell tests/deps qemu-path)
 
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -ffreestanding -nostdlib -mno-red-zone \
 		   -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only \

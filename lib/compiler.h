@@ -12,6 +12,7 @@
 #define __section(s)		__attribute__((section(s)))
 #define __used			__attribute__((used))
 #define __noreturn		__attribute__((noreturn))
+#define __noinline		__attribute__((noinline))
 /* glibc's <sys/cdefs.h> has its own, seen by the host tests and sparse. */
 #undef __always_inline
 #define __always_inline		inline __attribute__((always_inline))

@@ -106,21 +106,46 @@ static void add_cpu(u32 apic_id, u32 flags, u32 boot_apic_id)
 	acpi.apic_ids[acpi.nr_cpus++] = apic_id;
 }
 
+/* Whether the MADT lists any CPU in a Processor Local APIC entry. */
+static bool madt_has_lapic_cpus(const u8 *p, const u8 *end)
+{
+	for (; p + 2 <= end && p[1] >= 2; p += p[1])
+		if (p[0] == MADT_LAPIC)
+			return true;
+	return false;
+}
+
+/*
+ * CPUs come in two entries: Processor Local APIC (type 0, an 8-bit id)
+ * and Processor Local x2APIC (type 9, length 16: the 32-bit id at bytes
+ * 4-7, flags at 8-11), where firmware lists ids from 255 up. As Linux
+ * does, a type 0 id of 0xff and a type 9 id of ~0 name no CPU, and a
+ * type 9 entry below 255 is ignored where type 0 entries exist: ACPI
+ * 6.5 gives those ids to type 0, and firmware that lists a CPU in both
+ * would otherwise have it started twice.
+ */
 static void parse_madt(const struct sdt_header *madt, u32 boot_apic_id)
 {
 	const u8 *p = (const u8 *)madt + sizeof(*madt);
 	const u8 *end = (const u8 *)madt + madt->length;
+	bool has_lapic_cpus = madt_has_lapic_cpus(p + 8, end);
+	u32 id;
 
 	acpi.lapic_phys = get_unaligned_u32(p);
 	acpi.have_8259 = get_unaligned_u32(p + 4) & MADT_PCAT_COMPAT;
 	for (p += 8; p + 2 <= end && p[1] >= 2; p += p[1]) {
 		switch (p[0]) {
 		case MADT_LAPIC:
-			add_cpu(p[3], get_unaligned_u32(p + 4), boot_apic_id);
+			if (p[3] != 0xff)
+				add_cpu(p[3], get_unaligned_u32(p + 4),
+					boot_apic_id);
 			break;
 		case MADT_X2APIC:
-			add_cpu(get_unaligned_u32(p + 4), get_unaligned_u32(p + 8),
-				boot_apic_id);
+			id = get_unaligned_u32(p + 4);
+			if (p[1] >= 16 && id != ~0u &&
+			    (id >= 0xff || !has_lapic_cpus))
+				add_cpu(id, get_unaligned_u32(p + 8),
+					boot_apic_id);
 			break;
 		case MADT_IOAPIC:
 			if (acpi.nr_ioapics < ACPI_MAX_IOAPICS) {
@@ -210,9 +235,11 @@ __init void acpi_init(u32 boot_apic_id)
 		parse_fadt(fadt);
 	pr_info("acpi: ACPI %s, %u CPUs enabled (%u disabled), %u IOAPICs, "
 		"%u IRQ overrides\n", boot_info.rsdp_v2 ? "2.0+" : "1.0",
-		acpi.nr_cpus, acpi.nr_disabled, acpi.nr_ioapics,
-		acpi.nr_overrides);
+		acpi.nr_cpus + acpi.nr_ignored, acpi.nr_disabled,
+		acpi.nr_ioapics, acpi.nr_overrides);
 	if (acpi.nr_ignored)
-		pr_warn("acpi: %u CPUs beyond the limit of %u (MAX_CPUS) "
-			"ignored, never started\n", acpi.nr_ignored, MAX_CPUS);
+		pr_warn("acpi: %u of %u enabled CPUs ignored, never started: "
+			"the kernel takes at most %zu (MAX_CPUS)\n",
+			acpi.nr_ignored, acpi.nr_cpus + acpi.nr_ignored,
+			ARRAY_SIZE(acpi.apic_ids));
 }

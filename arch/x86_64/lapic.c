@@ -42,11 +42,19 @@ static bool use_tsc_deadline;
 CMDLINE_BOOL("tsc_deadline", tsc_deadline_allowed,
 	     "0 = one-shot APIC timer even where the CPU has TSC-deadline");
 
+/* x2APIC where the CPU has it, unless x2apic=0; but the firmware hands
+ * over in x2APIC mode where APIC ids go above 254 (SeaBIOS does at
+ * -smp 256 and up), and xAPIC's MMIO would then reach nothing: with
+ * x2apic=0 at -smp 288 the boot triple-faulted starting the APs. */
 __init void lapic_choose_mode(u64 mmio_phys)
 {
 	bool has_x2apic = cpuid(1, 0).ecx & (1u << 21);
+	bool firmware_x2apic = rdmsr(MSR_APIC_BASE) & APIC_BASE_X2APIC;
 
-	if (has_x2apic && x2apic_allowed) {
+	if (firmware_x2apic && !x2apic_allowed)
+		pr_warn("lapic: x2apic=0 not followed: the firmware handed "
+			"over in x2APIC mode (APIC ids above 254)\n");
+	if (has_x2apic && (x2apic_allowed || firmware_x2apic)) {
 		ops = &x2apic_ops;
 	} else {
 		ops = &xapic_ops;
@@ -57,6 +65,40 @@ __init void lapic_choose_mode(u64 mmio_phys)
 const char *lapic_mode_name(void)
 {
 	return ops->name;
+}
+
+/**
+ * lapic_id_cpuid_leaf() - the CPUID leaf that gives this CPU's APIC id
+ *
+ * Leaf 0xb's EDX holds the whole 32-bit x2APIC id where the leaf exists
+ * (a zero EBX says it does not); leaf 1 has the initial id in EBX bits
+ * 31:24, 8 bits only, and QEMU overflows its count of logical CPUs (bits
+ * 23:16) into them above 255 CPUs: at -smp 256 the boot CPU read id 1
+ * there, took CPU 1 for itself, and sent itself INIT. The AP trampoline
+ * reads the same leaf, before any LAPIC is set up.
+ *
+ * Return: 0xb or 1.
+ */
+u32 lapic_id_cpuid_leaf(void)
+{
+	if (cpuid_max_leaf(0) >= 0xb && cpuid(0xb, 0).ebx)
+		return 0xb;
+	return 1;
+}
+
+/**
+ * lapic_initial_id() - this CPU's APIC id from CPUID
+ *
+ * The id the MADT lists, readable in either mode and before the LAPIC is
+ * enabled: ACPI needs the boot CPU's before the mode is chosen.
+ *
+ * Return: the APIC id.
+ */
+u32 lapic_initial_id(void)
+{
+	if (lapic_id_cpuid_leaf() == 0xb)
+		return cpuid(0xb, 0).edx;
+	return cpuid(1, 0).ebx >> 24;
 }
 
 /* LINT1 delivers an NMI on every CPU, not only on the boot CPU as the

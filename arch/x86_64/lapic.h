@@ -44,9 +44,15 @@ struct lapic_ops {
 extern const struct lapic_ops xapic_ops;
 extern const struct lapic_ops x2apic_ops;
 
+/* IA32_APIC_BASE (MSR_APIC_BASE): the LAPIC on, and in x2APIC mode. */
+#define APIC_BASE_ENABLE	(1ull << 11)
+#define APIC_BASE_X2APIC	(1ull << 10)
+
 /* Boot CPU: choose the mode and find the MMIO base. */
 void lapic_choose_mode(u64 mmio_phys);
 const char *lapic_mode_name(void);
+u32 lapic_id_cpuid_leaf(void);
+u32 lapic_initial_id(void);
 void lapic_init_cpu(void);
 u32 lapic_id(void);
 void lapic_eoi(void);

@@ -6,12 +6,13 @@
  * kernel's hang report.
  */
 #include "nmi.h"
+#include "smp.h"
 #include "kernel/entry.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "lib/atomic.h"
 
-enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2 };
+enum nmi_reason { NMI_STOP = 1, NMI_BACKTRACE = 2, NMI_WAKE = 4 };
 
 static DEFINE_PERCPU_ARRAY(u32, nmi_reasons);
 
@@ -23,6 +24,13 @@ void nmi_request_stop(unsigned int cpu)
 void nmi_request_backtrace(unsigned int cpu)
 {
 	atomic_fetch_or(&nmi_reasons[cpu], NMI_BACKTRACE);
+}
+
+/* An AP started and waiting with interrupts off for its turn to come
+ * online (smp.c) wakes only from an NMI: this one does nothing else. */
+void nmi_request_wake(unsigned int cpu)
+{
+	atomic_fetch_or(&nmi_reasons[cpu], NMI_WAKE);
 }
 
 void nmi_handle(struct trap_frame *f)
@@ -43,6 +51,8 @@ void nmi_handle(struct trap_frame *f)
 		pr_emerg("NMI backtrace for cpu%u:\n", cpu);
 		arch_dump_backtrace(f->rbp, f->rip);
 	}
+	if (reasons & NMI_WAKE)
+		smp_release_nmi(f);
 	if (reasons & NMI_STOP) {
 		WRITE_ONCE(this_cpu()->online, 0);
 		arch_halt_forever();

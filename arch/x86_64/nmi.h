@@ -7,5 +7,6 @@
 void nmi_handle(struct trap_frame *frame);
 void nmi_request_stop(unsigned int cpu);
 void nmi_request_backtrace(unsigned int cpu);
+void nmi_request_wake(unsigned int cpu);
 
 #endif

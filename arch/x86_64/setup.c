@@ -26,11 +26,6 @@
 #define CPUID_1_ECX_HYPERVISOR	(1u << 31)
 #define TSC_SPREAD_WARN_PPM	10000	/* 1 % */
 
-static u32 initial_apic_id(void)
-{
-	return cpuid(1, 0).ebx >> 24;
-}
-
 /* CPUID leaf 1, ECX bit 31: reserved on real CPUs, set by hypervisors
  * (QEMU's TCG sets it too). */
 bool arch_under_hypervisor(void)
@@ -72,7 +67,7 @@ __init void arch_cpu_init(void)
 	const char *source;
 	u64 tsc_hz, spread_ppm;
 
-	acpi_init(initial_apic_id());
+	acpi_init(lapic_initial_id());
 	nr_cpus = acpi.nr_cpus;		/* the CPUs to start, at most MAX_CPUS */
 	lapic_choose_mode(acpi.lapic_phys);
 	lapic_init_cpu();

@@ -6,8 +6,6 @@
 #include "lapic.h"
 
 #define X2APIC_MSR_BASE		0x800
-#define APIC_BASE_ENABLE	(1ull << 11)
-#define APIC_BASE_X2APIC	(1ull << 10)
 
 static u32 x2apic_read(u32 reg)
 {

@@ -3,7 +3,6 @@
 #include "lapic.h"
 #include "arch.h"
 
-#define APIC_BASE_ENABLE	(1ull << 11)
 
 volatile u32 *xapic_mmio;
 
