@@ -7,6 +7,7 @@
 #include "acpi.h"
 #include "arch.h"
 #include "kernel/bootinfo.h"
+#include "kernel/cmdline.h"
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -91,6 +92,12 @@ static const struct sdt_header *find_table(const char *sig)
 	return NULL;
 }
 
+/* Linux's nr_cpus=: the CPUs the kernel takes, the boot CPU included;
+ * the MADT's others are ignored as those beyond MAX_CPUS are. */
+static unsigned int cpu_limit = MAX_CPUS;
+CMDLINE_UINT("nr_cpus", cpu_limit, 1, MAX_CPUS,
+	     "start at most this many CPUs (Linux's nr_cpus=)");
+
 static void add_cpu(u32 apic_id, u32 flags, u32 boot_apic_id)
 {
 	if (!(flags & LAPIC_ENABLED)) {
@@ -99,7 +106,7 @@ static void add_cpu(u32 apic_id, u32 flags, u32 boot_apic_id)
 	}
 	if (apic_id == boot_apic_id)
 		return;		/* already in slot 0 */
-	if (acpi.nr_cpus == ARRAY_SIZE(acpi.apic_ids)) {
+	if (acpi.nr_cpus == cpu_limit) {
 		acpi.nr_ignored++;	/* said once, by acpi_init() */
 		return;
 	}
@@ -239,7 +246,7 @@ __init void acpi_init(u32 boot_apic_id)
 		acpi.nr_ioapics, acpi.nr_overrides);
 	if (acpi.nr_ignored)
 		pr_warn("acpi: %u of %u enabled CPUs ignored, never started: "
-			"the kernel takes at most %zu (MAX_CPUS)\n",
-			acpi.nr_ignored, acpi.nr_cpus + acpi.nr_ignored,
-			ARRAY_SIZE(acpi.apic_ids));
+			"the kernel takes at most %u (%s)\n", acpi.nr_ignored,
+			acpi.nr_cpus + acpi.nr_ignored, cpu_limit,
+			cpu_limit < MAX_CPUS ? "nr_cpus=" : "MAX_CPUS");
 }
