@@ -11,6 +11,10 @@
  * may be preempted but never sleep, the yield is a preemption and the
  * sleep a spin. Spinning, never sleeping, is what
  * keeps the windows legal in interrupt handlers and under spinlocks.
+ *
+ * An armed action (race_window_arm()) belongs to one thread: the others
+ * only compare their own thread with its owner, so only the owner reads
+ * the rest of it, which it wrote itself, and no barrier is needed.
  */
 #include "race.h"
 #include "cmdline.h"
@@ -37,6 +41,9 @@
 
 /* Set once at boot, before any window is reached; read with no lock. */
 bool race_windows_open;
+/* race_windows_open, or an action armed: written by race_windows_init()
+ * and by the arming thread, read by race_window() with READ_ONCE(). */
+bool race_windows_active;
 /* lib/rculist_window.h's switch, set with race_windows_open. */
 bool rcu_list_windows_open;
 static bool window_wanted[NR_RACE_WINDOWS];
@@ -49,6 +56,16 @@ static void race_rng_init(void *elem, unsigned int cpu)
 
 static DEFINE_PERCPU_ARRAY_INIT(struct prng, race_rng, race_rng_init);
 
+/* The armed action: its owner, read by every thread passing a window
+ * (READ_ONCE(), against the owner's WRITE_ONCE()); the rest, read and
+ * written by the owner alone. */
+static struct thread *action_owner;
+static enum race_window action_window;
+static unsigned int action_passes_left;
+static void (*action_fn)(void *arg);
+static void *action_arg;
+static bool action_ran;
+
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
@@ -56,8 +73,8 @@ CMDLINE_STRING("race.windows", race_spec,
 	       "kfree_flush, srcu_lock, preempt_dequeue, dcache_kill, "
 	       "dcache_unhash, dcache_unlinked, dcache_unhashed, dcache_free, "
 	       "dcache_queued, dcache_rename, dcache_renamed, "
-	       "dcache_name_queued, dcache_rehashed, dcache_walk, dcache_name, "
-	       "rculist");
+	       "dcache_name_queued, dcache_rehashed, dcache_walk, "
+	       "dcache_chain, dcache_name, rculist");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
@@ -79,6 +96,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_DCACHE_NAME_QUEUED] = "dcache_name_queued",
 	[RACE_DCACHE_REHASHED] = "dcache_rehashed",
 	[RACE_DCACHE_WALK] = "dcache_walk",
+	[RACE_DCACHE_CHAIN] = "dcache_chain",
 	[RACE_DCACHE_NAME] = "dcache_name",
 	[RACE_RCULIST] = "rculist",
 };
@@ -93,14 +111,62 @@ unsigned long race_window_count(enum race_window w)
 	return w < NR_RACE_WINDOWS ? READ_ONCE(window_count[w]) : 0;
 }
 
+bool race_window_arm(enum race_window w, unsigned int nth,
+		     void (*fn)(void *arg), void *arg)
+{
+	if (!KERNEL_DEBUG) {
+		pr_err("race: race_window_arm(%s) needs the debug build, where "
+		       "the windows exist; not armed\n", race_window_name(w));
+		return false;
+	}
+	if (READ_ONCE(action_owner) || w >= NR_RACE_WINDOWS || !nth) {
+		pr_err("race: race_window_arm(%s, %u): expected a known "
+		       "window, a pass from 1, and no action armed already; "
+		       "not armed\n", race_window_name(w), nth);
+		return false;
+	}
+	action_window = w;
+	action_passes_left = nth;
+	action_fn = fn;
+	action_arg = arg;
+	action_ran = false;
+	WRITE_ONCE(action_owner, current_thread());
+	WRITE_ONCE(race_windows_active, true);
+	return true;
+}
+
+bool race_window_disarm(void)
+{
+	WRITE_ONCE(action_owner, NULL);
+	WRITE_ONCE(race_windows_active, race_windows_open);
+	return action_ran;
+}
+
+/* The owner's pass through window w: true if its action ran here, in
+ * place of holding the window. Disarmed before it runs, so that the
+ * windows it passes itself run as usual. */
+static bool run_action(enum race_window w)
+{
+	if (w != action_window || --action_passes_left)
+		return false;
+	WRITE_ONCE(action_owner, NULL);
+	action_fn(action_arg);
+	action_ran = true;
+	return true;
+}
+
 /* Interrupts or preemption may be off (the per-CPU generator is then
  * ours alone); with both on we might migrate, which only mixes the
  * draws of two CPUs. */
 void race_window_hold(enum race_window w)
 {
-	struct prng *rng = &race_rng[this_cpu_id()];
+	struct thread *owner = READ_ONCE(action_owner);
+	struct prng *rng;
 	u64 end;
 
+	if (unlikely(owner) && owner == current_thread() && run_action(w))
+		return;
+	rng = &race_rng[this_cpu_id()];
 	if (!window_wanted[w] || prng_below(rng, RACE_ONE_IN))
 		return;
 	atomic_add_relaxed(&window_count[w], 1);
@@ -199,6 +265,7 @@ __init void race_windows_init(void)
 		p = comma + 1;
 	}
 	race_windows_open = true;
+	race_windows_active = true;
 	rcu_list_windows_open = window_wanted[RACE_RCULIST];
 	pr_warn("race: holding race windows open (race.windows=%s), as asked\n",
 		race_spec);

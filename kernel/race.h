@@ -11,6 +11,11 @@
  * the caller may sleep, a window sometimes lasts a tick, long enough for
  * a grace period to end inside it. The
  * torture and the dcache suite run with them in make test.
+ *
+ * A test may instead arm one window to run an action of its own there,
+ * once (race_window_arm()): a race that random windows only make likely
+ * then happens on every run, at every CPU count and however busy the
+ * host.
  */
 #ifndef KERNEL_RACE_H
 #define KERNEL_RACE_H
@@ -57,8 +62,9 @@ enum race_window {
 	RACE_DCACHE_REHASHED,	/* dcache: on its new chain, its seq and
 				 * rename_seq still odd */
 	RACE_DCACHE_WALK,	/* dcache: a lock-free walk standing on an
-				 * entry, between two hops or two entries of
-				 * a chain */
+				 * entry, between two hops */
+	RACE_DCACHE_CHAIN,	/* dcache: a lock-free lookup standing on
+				 * an entry of a chain, before its next */
 	RACE_DCACHE_NAME,	/* dcache: a lock-free walk holding an
 				 * entry's name, between loading it and
 				 * comparing it */
@@ -68,7 +74,10 @@ enum race_window {
 	NR_RACE_WINDOWS,
 };
 
+/* Whether race.windows= opened any window (fixed at boot). */
 extern bool race_windows_open;
+/* race_window()'s one switch: windows open, or an action armed. */
+extern bool race_windows_active;
 
 void race_window_hold(enum race_window w);
 /* Reads race.windows=; boot, right after the command line. */
@@ -76,9 +85,44 @@ void race_windows_init(void);
 
 static __always_inline void race_window(enum race_window w)
 {
-	if (KERNEL_DEBUG && unlikely(race_windows_open))
+	/* Pairs with the WRITE_ONCE()s of race_window_arm() and
+	 * race_window_disarm(); no order is needed, since only the thread
+	 * that armed the action runs it (race.c). */
+	if (KERNEL_DEBUG && unlikely(READ_ONCE(race_windows_active)))
 		race_window_hold(w);
 }
+
+/**
+ * race_window_arm - run an action once at a window, for a test
+ * @w: the window
+ * @nth: run it on the calling thread's nth pass through @w (from 1)
+ * @fn: the action, called with @arg in place of holding the window
+ * @arg: passed to @fn
+ *
+ * Debug build, tests only: it puts a change exactly between two steps
+ * of the code under test (a lock-free walk between two hops, say), where
+ * a random window would put it only now and then. Only the calling
+ * thread's passes count and run @fn, so other threads passing @w are not
+ * disturbed. @fn runs inside whatever the code holds at @w (a read-side
+ * section, a lock), so it must not sleep. One action at a time; the
+ * caller disarms it with race_window_disarm() before returning.
+ *
+ * Context: thread context.
+ * Return: true if armed; false, with one line saying why, in the
+ * non-debug build (its windows are compiled out) or if an action is
+ * armed already.
+ */
+bool race_window_arm(enum race_window w, unsigned int nth,
+		     void (*fn)(void *arg), void *arg);
+
+/**
+ * race_window_disarm - drop the action race_window_arm() armed
+ *
+ * Context: the thread that armed it.
+ * Return: whether the action ran (a test whose action never ran tested
+ * nothing).
+ */
+bool race_window_disarm(void);
 
 /* How often each window was held open since boot, for reports. */
 unsigned long race_window_count(enum race_window w);

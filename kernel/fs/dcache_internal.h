@@ -67,6 +67,10 @@ void d_kill(struct dentry *d);
 int d_move(struct dentry *d, struct dentry *new_parent, const char *name,
 	   size_t len);
 void d_touch(struct dentry *d);
+/* dcache_rename() with the mutex held: it takes no sleeping lock and
+ * waits for no grace period, so a test may call it from inside a
+ * read-side section (dcache_ops.c says why). */
+int dcache_rename_locked(const char *from, const char *to);
 
 /* The LRU and eviction (dcache_lru.c), under namespace_mutex. */
 extern u64 dcache_nr_entries, dcache_nr_evictions;

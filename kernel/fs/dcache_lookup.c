@@ -98,7 +98,7 @@ struct dentry *d_lookup_cached(const struct dentry *parent, const char *name,
 			return NULL;
 
 		/* Standing on d, about to follow its next pointer. */
-		race_window(RACE_DCACHE_WALK);
+		race_window(RACE_DCACHE_CHAIN);
 		/* Again after the window: d may have been freed while we
 		 * stood on it (its grace period ended too early). */
 		if (d_freed(d))

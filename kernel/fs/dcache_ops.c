@@ -140,13 +140,25 @@ out:
  */
 int dcache_rename(const char *from, const char *to)
 {
+	int err;
+
+	mutex_lock(&namespace_mutex);
+	err = dcache_rename_locked(from, to);
+	mutex_unlock(&namespace_mutex);
+	return err;
+}
+
+/* dcache_rename() for a caller that holds the namespace mutex already:
+ * a test's action run inside a lock-free walk (kernel/race.h), which
+ * takes the mutex with mutex_trylock() since it must not sleep there. */
+int dcache_rename_locked(const char *from, const char *to)
+{
 	struct dentry *from_parent, *to_parent = NULL, *src, *dst;
 	struct ramfs_inode *unlinked = NULL;
 	const char *from_name, *to_name;
 	size_t from_len, to_len;
 	int err;
 
-	mutex_lock(&namespace_mutex);
 	from_parent = parent_of(from, &from_name, &from_len, &err);
 	if (!from_parent)
 		goto out;
@@ -168,7 +180,6 @@ int dcache_rename(const char *from, const char *to)
 out:
 	if (unlinked)
 		release_unreachable_inode(to_parent, to_name, to_len, unlinked);
-	mutex_unlock(&namespace_mutex);
 	return err;
 }
 
