@@ -69,8 +69,9 @@ static bool action_ran;
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
-	       "qs_report, cb_advance, gp_start, exp_scan, barrier_call, "
-	       "kfree_flush, srcu_lock, preempt_dequeue, dcache_kill, "
+	       "qs_report, cb_advance, gp_start, gp_request, exp_scan, "
+	       "barrier_call, kfree_flush, srcu_lock, preempt_dequeue, "
+	       "dcache_kill, "
 	       "dcache_unhash, dcache_unlinked, dcache_unhashed, dcache_free, "
 	       "dcache_queued, dcache_rename, dcache_renamed, "
 	       "dcache_name_queued, dcache_rehashed, dcache_walk, "
@@ -80,6 +81,7 @@ static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
 	[RACE_CB_ADVANCE] = "cb_advance",
 	[RACE_GP_START] = "gp_start",
+	[RACE_GP_REQUEST] = "gp_request",
 	[RACE_EXP_SCAN] = "exp_scan",
 	[RACE_BARRIER_CALL] = "barrier_call",
 	[RACE_KFREE_FLUSH] = "kfree_flush",

@@ -30,6 +30,9 @@ enum race_window {
 				 * the callback segments with it */
 	RACE_GP_START,		/* rcu: a grace period begun in some nodes of
 				 * the tree and not yet in the others */
+	RACE_GP_REQUEST,	/* rcu: a grace-period request between its
+				 * lock-free check of gp_seq_needed and its
+				 * check under the lock */
 	RACE_EXP_SCAN,		/* rcu: the expedited scan, between reading a
 				 * CPU's idle counter and acting on it */
 	RACE_BARRIER_CALL,	/* rcu: rcu_barrier(), before it asks every

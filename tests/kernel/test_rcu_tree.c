@@ -30,10 +30,15 @@
  * wrong mask at an interior level would otherwise show only as a
  * grace period ending early, or never, somewhere in the torture.
  *
+ * A grace-period request between its lock-free check and its check
+ * under the lock meets another, later request there, put exactly in
+ * that gap by a race window armed for the test's thread.
+ *
  * Each test that holds a reader runs on cpu0 and holds it on another
  * CPU, where it spins with preemption off: the test's own thread must
  * not be there.
  */
+#include "kernel/race.h"
 #include "kernel/rcu/tree/tree.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/sched/sched.h"
@@ -336,5 +341,40 @@ KTEST_ON_CPU(rcu_tree, each_ancestor_of_a_holdout_waits_for_it, 0)
 	}
 	release_reader(holder);
 	KEXPECT_TRUE(all_wait);
+	synchronize_rcu();
+}
+
+static bool later_request_made;
+
+/* The armed action: another request, for a later grace period. */
+static void request_a_later_gp(void *later)
+{
+	rcu_tree_request_gp(*(unsigned long *)later);
+	WRITE_ONCE(later_request_made, true);
+}
+
+/* A request whose lock-free check missed checks again under the lock:
+ * a later need stored meanwhile must not be lowered to its own, since
+ * gp_seq_needed only grows and the GP thread stops where it says. The
+ * later request is made exactly between the two checks (a race window
+ * armed for this thread), so the test does not depend on timing. */
+KTEST(rcu_tree, request_between_its_checks_keeps_the_later_need)
+{
+	unsigned long snap, later;
+
+	SKIP_UNLESS_TREE();
+	/* Beyond every need so far, so that the lock-free check misses. */
+	snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
+		snap = READ_ONCE(rcu_state.gp_seq_needed);
+	snap += 2;
+	later = snap + 2;
+	WRITE_ONCE(later_request_made, false);
+	if (!race_window_arm(RACE_GP_REQUEST, 1, request_a_later_gp, &later))
+		KTEST_SKIP("race windows are compiled out of this build");
+	rcu_tree_request_gp(snap);
+	race_window_disarm();
+	KEXPECT_TRUE(READ_ONCE(later_request_made));
+	KEXPECT_TRUE(rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), later));
 	synchronize_rcu();
 }

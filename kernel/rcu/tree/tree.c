@@ -70,6 +70,7 @@
 #include "kernel/init.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/race.h"
 #include "kernel/time.h"
 #include "lib/atomic.h"
 
@@ -127,6 +128,8 @@ void rcu_tree_request_gp(unsigned long snap)
 	 * hit is safe; a stale miss takes the lock and checks again. */
 	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
 		return;
+	/* Between the two checks: another request may store meanwhile. */
+	race_window(RACE_GP_REQUEST);
 	/* Interrupts stay off until the wake-up: later requesters count on
 	 * it and return above, so a requester preempted between its store
 	 * and its wake-up (a thread pinned to a CPU going down, or behind a
