@@ -69,19 +69,19 @@ static bool action_ran;
 static char race_spec[96];
 CMDLINE_STRING("race.windows", race_spec,
 	       "debug: hold race windows open: all, or a comma list of "
-	       "qs_report, cb_advance, gp_start, gp_request, exp_scan, "
-	       "barrier_call, kfree_flush, srcu_lock, preempt_dequeue, "
-	       "dcache_kill, "
-	       "dcache_unhash, dcache_unlinked, dcache_unhashed, dcache_free, "
-	       "dcache_queued, dcache_rename, dcache_renamed, "
-	       "dcache_name_queued, dcache_rehashed, dcache_walk, "
-	       "dcache_chain, dcache_name, rculist");
+	       "qs_report, cb_advance, gp_start, gp_request, gp_request_wake, "
+	       "exp_scan, barrier_call, kfree_flush, srcu_lock, "
+	       "preempt_dequeue, dcache_kill, dcache_unhash, dcache_unlinked, "
+	       "dcache_unhashed, dcache_free, dcache_queued, dcache_rename, "
+	       "dcache_renamed, dcache_name_queued, dcache_rehashed, "
+	       "dcache_walk, dcache_chain, dcache_name, rculist");
 
 static const char *const window_names[NR_RACE_WINDOWS] = {
 	[RACE_QS_REPORT] = "qs_report",
 	[RACE_CB_ADVANCE] = "cb_advance",
 	[RACE_GP_START] = "gp_start",
 	[RACE_GP_REQUEST] = "gp_request",
+	[RACE_GP_REQUEST_WAKE] = "gp_request_wake",
 	[RACE_EXP_SCAN] = "exp_scan",
 	[RACE_BARRIER_CALL] = "barrier_call",
 	[RACE_KFREE_FLUSH] = "kfree_flush",

@@ -33,6 +33,8 @@ enum race_window {
 	RACE_GP_REQUEST,	/* rcu: a grace-period request between its
 				 * lock-free check of gp_seq_needed and its
 				 * check under the lock */
+	RACE_GP_REQUEST_WAKE,	/* rcu: a grace-period request stored, the GP
+				 * thread not yet woken */
 	RACE_EXP_SCAN,		/* rcu: the expedited scan, between reading a
 				 * CPU's idle counter and acting on it */
 	RACE_BARRIER_CALL,	/* rcu: rcu_barrier(), before it asks every

@@ -378,3 +378,37 @@ KTEST(rcu_tree, request_between_its_checks_keeps_the_later_need)
 	KEXPECT_TRUE(rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), later));
 	synchronize_rcu();
 }
+
+static bool irqs_were_on;
+
+/* The armed action: can the requester be preempted here? */
+static void note_irq_state(void *unused)
+{
+	(void)unused;
+	WRITE_ONCE(irqs_were_on, arch_irqs_enabled());
+	WRITE_ONCE(later_request_made, true);
+}
+
+/* Between a request's store of gp_seq_needed and its wake-up of the GP
+ * thread, interrupts stay off: later requesters see the need stored and
+ * return without waking, so a requester preempted there (behind a
+ * real-time hog, or pinned to a CPU going down) would hold every grace
+ * period up, with none running to warn of it. */
+KTEST(rcu_tree, request_stores_and_wakes_with_interrupts_off)
+{
+	unsigned long snap;
+
+	SKIP_UNLESS_TREE();
+	snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
+		snap = READ_ONCE(rcu_state.gp_seq_needed);
+	snap += 2;
+	WRITE_ONCE(later_request_made, false);
+	if (!race_window_arm(RACE_GP_REQUEST_WAKE, 1, note_irq_state, NULL))
+		KTEST_SKIP("race windows are compiled out of this build");
+	rcu_tree_request_gp(snap);
+	race_window_disarm();
+	KEXPECT_TRUE(READ_ONCE(later_request_made));
+	KEXPECT_FALSE(READ_ONCE(irqs_were_on));
+	synchronize_rcu();
+}

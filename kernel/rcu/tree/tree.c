@@ -143,6 +143,8 @@ void rcu_tree_request_gp(unsigned long snap)
 		wake = true;
 	}
 	raw_spin_unlock(&rcu_state.request_lock);
+	/* Stored, the GP thread not yet told. */
+	race_window(RACE_GP_REQUEST_WAKE);
 	if (wake)
 		wake_up_all(&rcu_state.gp_wait);
 	arch_irq_restore(flags);
