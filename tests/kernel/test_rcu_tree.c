@@ -346,6 +346,17 @@ KTEST_ON_CPU(rcu_tree, each_ancestor_of_a_holdout_waits_for_it, 0)
 
 static bool later_request_made;
 
+/* A grace period beyond every need so far, so that a request for it
+ * misses its lock-free check and reaches the armed window. */
+static unsigned long snap_beyond_every_need(void)
+{
+	unsigned long snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
+
+	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
+		snap = READ_ONCE(rcu_state.gp_seq_needed);
+	return snap + 2;
+}
+
 /* The armed action: another request, for a later grace period. */
 static void request_a_later_gp(void *later)
 {
@@ -363,11 +374,7 @@ KTEST(rcu_tree, request_between_its_checks_keeps_the_later_need)
 	unsigned long snap, later;
 
 	SKIP_UNLESS_TREE();
-	/* Beyond every need so far, so that the lock-free check misses. */
-	snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
-	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
-		snap = READ_ONCE(rcu_state.gp_seq_needed);
-	snap += 2;
+	snap = snap_beyond_every_need();
 	later = snap + 2;
 	WRITE_ONCE(later_request_made, false);
 	if (!race_window_arm(RACE_GP_REQUEST, 1, request_a_later_gp, &later))
@@ -399,10 +406,7 @@ KTEST(rcu_tree, request_stores_and_wakes_with_interrupts_off)
 	unsigned long snap;
 
 	SKIP_UNLESS_TREE();
-	snap = rcu_seq_snap(READ_ONCE(rcu_state.gp_seq));
-	if (rcu_seq_done(READ_ONCE(rcu_state.gp_seq_needed), snap))
-		snap = READ_ONCE(rcu_state.gp_seq_needed);
-	snap += 2;
+	snap = snap_beyond_every_need();
 	WRITE_ONCE(later_request_made, false);
 	if (!race_window_arm(RACE_GP_REQUEST_WAKE, 1, note_irq_state, NULL))
 		KTEST_SKIP("race windows are compiled out of this build");
