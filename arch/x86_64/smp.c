@@ -73,10 +73,10 @@ static DEFINE_PERCPU_ARRAY(struct kstack, ap_stacks);
  */
 enum ap_start { AP_WAITING, AP_CHECKED_IN, AP_GIVEN_UP, AP_RELEASED,
 		AP_RUNNING };
-static u32 *start_states;
+static DEFINE_PERCPU_ARRAY(u32, start_states);
 /* The trampoline's stack table, indexed by CPU, sized at boot: written
  * only while no AP is being started. */
-static u64 *stack_tops;
+static DEFINE_PERCPU_ARRAY(u64, stack_tops);
 /* Check-ins so far: the BSP waits while this moves. */
 static u32 nr_checked_in;
 
@@ -292,19 +292,12 @@ static unsigned int start_aps(unsigned int first, unsigned int end)
  * for nr_cpus CPUs. Each AP's stack is allocated once: one started
  * again (arch_cpu_start()) gets the same one, which its idle thread ran
  * on and left when it parked. */
-static __init bool prepare_start(void)
+static __init void prepare_start(void)
 {
 	struct trampoline_params *params = phys_to_virt(TRAMPOLINE_PHYS +
 		(ap_trampoline_params - ap_trampoline_start));
 	unsigned int cpu;
 
-	start_states = kzalloc(nr_cpus * sizeof(*start_states));
-	stack_tops = kzalloc(nr_cpus * sizeof(*stack_tops));
-	if (!start_states || !stack_tops) {
-		pr_err("smp: no memory for the start tables of %u CPUs; "
-		       "running on the boot CPU only\n", nr_cpus);
-		return false;
-	}
 	for (cpu = 1; cpu < nr_cpus; cpu++) {
 		if (kstack_alloc(&ap_stacks[cpu], "ap boot") < 0)
 			pr_err("smp: no memory for cpu%u's stack; not "
@@ -322,13 +315,13 @@ static __init bool prepare_start(void)
 	params->nr_cpus = nr_cpus;
 	params->id_leaf = lapic_id_cpuid_leaf();
 	params->entry = (u64)ap_entry;
-	return true;
 }
 
 __init unsigned int smp_boot_aps(void)
 {
-	if (nr_cpus == 1 || !prepare_start())
+	if (nr_cpus == 1)
 		return 1;
+	prepare_start();
 	return 1 + start_aps(1, nr_cpus);
 }
 
