@@ -100,8 +100,9 @@ int cpu_up(unsigned int cpu)
 		goto out;
 	}
 	/* secondary_cpu_main() marks it online once RCU and its timer are
-	 * ready; until then it is not ours to use. */
-	while (!READ_ONCE(cpu_area(cpu)->online))
+	 * ready; until then it is not ours to use. Acquire: pairs with the
+	 * release in smp_call_set_online(), so nr_cpus_online counts it. */
+	while (!smp_load_acquire(&cpu_area(cpu)->online))
 		sleep_ms(1);
 	WRITE_ONCE(stats.ups, stats.ups + 1);
 	WRITE_ONCE(stats.last_up_ns, clock_ns() - start);

@@ -61,11 +61,20 @@ void smp_call_set_online(unsigned int cpu, bool online)
 	while (!spin_trylock(&call_lock))
 		arch_cpu_relax();
 	atomic_fetch_sub(&set_online_waiting, 1);
-	WRITE_ONCE(cpu_area(cpu)->online, online);
-	if (online)
+	if (online) {
+		/* The count first, then the flag with release: cpu_up()
+		 * returns once it sees the flag (acquire), and its caller
+		 * must find the count already up. Flag first, an AP
+		 * descheduled between the two stores let a hotplug test
+		 * read one CPU short (-smp 512). */
 		atomic_fetch_add(&nr_cpus_online, 1);
-	else
+		smp_store_release(&cpu_area(cpu)->online, true);
+	} else {
+		/* Run by cpu_down()'s caller itself: no one waits between
+		 * the two stores. */
+		WRITE_ONCE(cpu_area(cpu)->online, false);
 		atomic_fetch_sub(&nr_cpus_online, 1);
+	}
 	spin_unlock(&call_lock);
 }
 
