@@ -106,6 +106,7 @@ __init void kmain(u64 boot_magic, u64 boot_info_phys)
 	/* nr_cpus is final (the MADT): the per-CPU arrays for that many,
 	 * before anything touches another CPU's element. */
 	percpu_arrays_alloc();
+	rcu_setup();
 	timer_init_cpus();
 	if (kstack_alloc(&init_stack, "init") < 0)
 		panic("no memory for the init stack");

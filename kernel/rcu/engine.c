@@ -112,6 +112,12 @@ void rcu_cpu_starting(void)
 	rcu_engine->cpu_starting();
 }
 
+__init void rcu_setup(void)
+{
+	if (rcu_engine->setup)
+		rcu_engine->setup();
+}
+
 __init void rcu_init(void)
 {
 	pr_info("rcu: %s engine\n", rcu_engine->name);

@@ -34,7 +34,9 @@
 
 struct rcu_engine {
 	const char *name;
-	/* Boot, as rcu_init() and rcu_start_kthreads() (rcupdate.h). */
+	/* Boot, as rcu_setup(), rcu_init() and rcu_start_kthreads()
+	 * (rcupdate.h); setup may be NULL. */
+	void (*setup)(void);
 	void (*init)(void);
 	void (*start_kthreads)(void);
 	/* The hooks of hooks.h, one for one. */

@@ -389,9 +389,12 @@ void cond_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp);
 void start_poll_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
 void cond_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp);
 
-/* Boot: take rcu.engine= (right after the command line is parsed), set
- * up the engine (after the CPUs are counted), and start its kthreads. */
+/* Boot: take rcu.engine= (right after the command line is parsed), size
+ * what grows with the CPUs (once they are counted, before any AP or
+ * thread runs), set up the engine (once the APs are up), and start its
+ * kthreads. */
 void rcu_choose_engine(void);
+void rcu_setup(void);
 void rcu_init(void);
 void rcu_start_kthreads(void);
 /* The engine's threads' priority (kernel/rcu/kthreads.c:

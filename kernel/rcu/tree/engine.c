@@ -21,6 +21,7 @@ static int tree_set_kthread_priority(unsigned int prio)
 
 const struct rcu_engine rcu_tree_engine = {
 	.name = "tree",
+	.setup = rcu_geometry_init,
 	.init = rcu_tree_init,
 	.start_kthreads = rcu_tree_start_kthreads,
 	.note_context_switch = rcu_tree_note_context_switch,

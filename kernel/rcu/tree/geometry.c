@@ -11,11 +11,15 @@
  * The nodes sit in one array level by level, the root first, so that a
  * walk of the array visits every parent before its children (the grace
  * period's start publishes in that order) and a walk backwards every
- * child before its parent (the start's masks are combined so).
+ * child before its parent (the start's masks are combined so). The array
+ * is sized at boot from the CPUs present, with the other per-CPU arrays,
+ * and the tree is built before any AP or thread runs: from the first
+ * context switch on, every CPU reports to its own leaf.
  */
 #include "tree.h"
 #include "kernel/cmdline.h"
 #include "kernel/init.h"
+#include "kernel/percpu_array.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/format.h"
@@ -32,6 +36,8 @@ CMDLINE_UINT("rcu.fanout", rcu_fanout, RCU_FANOUT_MIN, RCU_FANOUT_MAX,
 	     "CONFIG_RCU_FANOUT)");
 
 char rcu_tree_shape[128];
+
+static DEFINE_PERCPU_ARRAY_N(struct rcu_node, tree_nodes, RCU_NODES_PER_CPU);
 
 /* CPUs a tree of `levels` levels holds at the given fanouts. */
 static __init u64 capacity(unsigned int fanout, unsigned int levels)
@@ -86,10 +92,7 @@ static __init void place_node(unsigned int k, unsigned int j, u64 span)
 	node->parent = k ? rcu_state.level[k - 1] + j / rcu_fanout : NULL;
 	node->grpmask = k ? 1ull << (j % rcu_fanout) : 0;
 	spin_lock_init(&node->lock);
-	/* The root's list may already hold readers queued before now
-	 * (see rcu_state above). */
-	if (k)
-		rcu_preempt_init_node(node);
+	rcu_preempt_init_node(node);
 }
 
 /* "3 levels: 1+2+4 nodes, fanout 2, leaves of up to 2 CPUs". */
@@ -111,8 +114,9 @@ static __init void describe_shape(void)
 /**
  * rcu_geometry_init - build the combining tree for the CPUs found
  *
- * Context: boot, once, from rcu_init(), before any grace period: every
- * node is set up before a CPU is pointed at its leaf.
+ * Context: boot, once, from rcu_setup(): after percpu_arrays_alloc() (the
+ * nodes' array), before any AP or thread runs, so no CPU reports and no
+ * reader queues on a node until the whole tree is built.
  */
 __init void rcu_geometry_init(void)
 {
@@ -131,14 +135,16 @@ __init void rcu_geometry_init(void)
 	if (rcu_state.level_count[0] != 1)
 		panic("rcu: a tree of %u levels for %u CPUs has %u roots",
 		      levels, nr_cpus, rcu_state.level_count[0]);
+	rcu_state.node = tree_nodes;
 	rcu_state.nr_nodes = 0;
 	for (k = 0; k < levels; k++) {
 		rcu_state.level[k] = rcu_state.node + rcu_state.nr_nodes;
 		rcu_state.nr_nodes += rcu_state.level_count[k];
 	}
-	if (rcu_state.nr_nodes > RCU_MAX_NODES)
-		panic("rcu: %u nodes, more than the %u of RCU_MAX_NODES",
-		      rcu_state.nr_nodes, RCU_MAX_NODES);
+	if (rcu_state.nr_nodes > RCU_NODES_PER_CPU * nr_cpus)
+		panic("rcu: %u nodes for %u CPUs, more than the %u a CPU of "
+		      "RCU_NODES_PER_CPU", rcu_state.nr_nodes, nr_cpus,
+		      RCU_NODES_PER_CPU);
 	rcu_state.nr_levels = levels;
 	rcu_state.nr_leaves = rcu_state.level_count[levels - 1];
 	for (k = 0; k < levels; k++) {
@@ -149,9 +155,8 @@ __init void rcu_geometry_init(void)
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct rcu_node *leaf = rcu_leaf(cpu / rcu_fanout_leaf);
 
-		/* Read by its CPU in note_quiescent_state(), which finds
-		 * no grace period running in either node until
-		 * rcu_start_kthreads(). */
+		/* Read by its CPU, which starts later: arch_smp_boot()
+		 * orders these stores before it runs. */
 		WRITE_ONCE(rcu_data[cpu].leaf_bit, 1ull << (cpu - leaf->grplo));
 		WRITE_ONCE(rcu_data[cpu].leaf, leaf);
 	}

@@ -12,6 +12,7 @@
  * is overwritten by set-up still in progress.
  */
 #include "tree.h"
+#include "kernel/percpu_array.h"
 #include "kernel/rcu/inject.h"
 #include "kernel/race.h"
 
@@ -88,6 +89,10 @@ static void node_start(struct rcu_node *node, unsigned long gp, u64 mask,
 	raw_spin_unlock(&node->lock);
 }
 
+/* rcu_gp_start()'s scratch, a mask per node: sized as the tree's nodes
+ * (geometry.c). The GP thread's alone. */
+static DEFINE_PERCPU_ARRAY_N(u64, start_masks, RCU_NODES_PER_CPU);
+
 /* What each node must wait for, leaves first, then each level's nodes
  * from their children's: the array backwards visits every child before
  * its parent. The GP thread's own. */
@@ -117,7 +122,6 @@ static void compute_masks(u64 *masks)
  */
 void rcu_gp_start(void)
 {
-	static u64 masks[RCU_MAX_NODES];
 	unsigned long flags = arch_irq_save();
 	unsigned long gp = rcu_state.gp_seq + 1;
 	struct rcu_node *node;
@@ -139,8 +143,8 @@ void rcu_gp_start(void)
 	 * rcu_gp_snap() before they sample gp_seq. */
 	smp_mb();
 	for (i = 0; i < rcu_state.nr_nodes; i++)
-		masks[i] = 0;
-	compute_masks(masks);
+		start_masks[i] = 0;
+	compute_masks(start_masks);
 	/* A window after each node takes the grace period: the reports of
 	 * a node that empties at once must still climb to the root,
 	 * whichever nodes took it first. */
@@ -148,8 +152,8 @@ void rcu_gp_start(void)
 		struct rcu_node *parent = node->parent;
 
 		i = node - rcu_state.node;
-		node_start(node, gp, masks[i],
-			   parent && (masks[parent - rcu_state.node] &
+		node_start(node, gp, start_masks[i],
+			   parent && (start_masks[parent - rcu_state.node] &
 				      node->grpmask));
 		race_window(RACE_GP_START);
 	}

@@ -74,20 +74,14 @@
 #include "kernel/time.h"
 #include "lib/atomic.h"
 
-/* The root's blocked-readers list is ready before rcu_init(): until then
- * every CPU reports to the root. */
-struct rcu_state rcu_state = {
-#if CONFIG_PREEMPT_RCU
-	.node[0].blkd_tasks = LIST_HEAD_INIT(rcu_state.node[0].blkd_tasks),
-#endif
-};
-/* Until rcu_init() builds the tree every CPU points at the root, whose
- * gp_seq stays 0 (no grace period) until then: the APs schedule before
- * RCU is set up. Every CPU starts in the extended quiescent state of a
- * CPU that is not running, and leaves it itself as it starts: so no
- * guess by another CPU can race with an AP that starts late. */
-#define RCU_DATA_BOOT \
-	{ .leaf = &rcu_state.node[0], .leaf_bit = 1, .eqs_seq = 1 }
+struct rcu_state rcu_state;
+/* No leaf until rcu_setup() builds the tree, which it does before the
+ * first context switch. Every node's gp_seq stays 0 (no grace period)
+ * until rcu_start_kthreads(): the APs schedule before RCU is set up.
+ * Every CPU starts in the extended quiescent state of a CPU that is not
+ * running, and leaves it itself as it starts: so no guess by another CPU
+ * can race with an AP that starts late. */
+#define RCU_DATA_BOOT { .eqs_seq = 1 }
 
 static void rcu_data_boot_init(void *elem, unsigned int cpu)
 {
@@ -211,10 +205,10 @@ void rcu_tree_synchronize(void)
 }
 
 /**
- * rcu_init - set up the combining tree and the per-CPU RCU state
+ * rcu_init - set up the grace-period machinery and the per-CPU RCU state
  *
- * Context: boot, once, on the boot CPU, after the APs are up (the tree's
- * size follows nr_cpus) and before any call_rcu() or synchronize_*().
+ * Context: boot, once, on the boot CPU, after the APs are up and the tree
+ * built (rcu_setup()), and before any call_rcu() or synchronize_*().
  * Does not sleep. The APs may already be ticking; rcu_tick() ignores
  * RCU until rcu_start_kthreads() publishes what this sets up.
  */
@@ -227,7 +221,6 @@ __init void rcu_tree_init(void)
 	wait_queue_init(&rcu_state.gp_wait);
 	rcu_state.fqs_timer.fn = fqs_alarm;
 	wait_queue_init(&rcu_state.gp_done);
-	rcu_geometry_init();
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		rcu_cblist_init(&rcu_data[cpu].cbs);
 		wait_queue_init(&rcu_data[cpu].cb_wait);

@@ -24,10 +24,11 @@
 #define RCU_FANOUT_MIN		2
 #define RCU_FANOUT_MAX		64
 #define RCU_MAX_LEVELS		4	/* as Linux's RCU_NUM_LVLS */
-/* The most nodes a tree of MAX_CPUS can need: at least two children a
- * node, each level above the leaves has at most half as many nodes (plus
- * one) as the one below, and there are at most MAX_CPUS / 2 + 1 leaves. */
-#define RCU_MAX_NODES		(MAX_CPUS + 2 * RCU_MAX_LEVELS)
+/* The most nodes a tree can need per CPU: at least two children a node,
+ * so at most ceil(n / 2) leaves and each level above at most half as many
+ * (rounded up) as the one below: fewer than n + RCU_MAX_LEVELS in all,
+ * which is at most 2n from n = 4 on (and 1 or 3 nodes below). */
+#define RCU_NODES_PER_CPU	2
 #define RCU_NUDGE_TICKS		1	/* ticks before a holdout is nudged */
 /* The longest an idle CPU holding callbacks sleeps (rcu_tree_needs_cpu()). */
 #define RCU_IDLE_WAKE_TICKS	4
@@ -121,9 +122,10 @@ struct rcu_state {
 	spinlock_t request_lock;
 	/* Every node, level by level from the root (breadth-first), so
 	 * that a walk of the array is a walk down the tree, the leaves
-	 * last; level[k] is the first of level k. Set by rcu_init(); until
-	 * then every CPU reports to node[0]. */
-	struct rcu_node node[RCU_MAX_NODES];
+	 * last; level[k] is the first of level k. Built by rcu_setup()
+	 * (geometry.c) in an array sized at boot, before any AP or thread
+	 * runs. */
+	struct rcu_node *node;
 	struct rcu_node *level[RCU_MAX_LEVELS];
 	unsigned int level_count[RCU_MAX_LEVELS];
 	unsigned int nr_levels, nr_nodes, nr_leaves;
@@ -218,8 +220,8 @@ bool rcu_node_waits(const struct rcu_node *node);
 void rcu_gp_start(void);
 void rcu_gp_end(void);
 bool rcu_gp_complete(void);
-/* geometry.c: the tree's shape for nr_cpus, set up once at boot, and
- * what the boot line and the shell say of it. */
+/* geometry.c: the tree's shape for nr_cpus, built once at boot (the
+ * engine's setup), and what the boot line and the shell say of it. */
 void rcu_geometry_init(void);
 extern char rcu_tree_shape[128];
 /* quiescent.c: report this CPU's quiescent state, if a grace period it
