@@ -25,38 +25,41 @@
  *
  * PROCESSES AND INLINES -> C.
  *  cpu1            sched/idle.c:cpu_idle_loop with
- *                  rcu/quiescent.c:rcu_idle_enter/rcu_idle_exit; a
+ *                  rcu/tree/quiescent.c:rcu_idle_enter/rcu_idle_exit; a
  *                  thread's rcu_read_lock() and rcu_read_unlock()
  *                  (rcu/rcupdate.h, sched/preempt.h:preempt_enable)
- *  c1_irq          irq.c:irq_enter/irq_exit: rcu/quiescent.c:rcu_irq_enter and
+ *  c1_irq          irq.c:irq_enter/irq_exit: rcu/tree/quiescent.c:rcu_irq_enter and
  *                  rcu_irq_exit around sched/core.c:sched_reschedule_ipi,
- *                  rcu/exp.c:exp_ipi_handler or the tick
- *                  (rcu/tree.c:rcu_tick -> rcu/exp.c:rcu_exp_tick), then
+ *                  rcu/tree/exp.c:exp_ipi_handler or the tick
+ *                  (rcu/tree/tree.c:rcu_tree_tick -> rcu/tree/exp.c:
+ *                  rcu_exp_tick), then
  *                  sched/core.c:preempt_schedule_irq
  *  c1_schedule     sched/core.c:__schedule ->
- *                  rcu/quiescent.c:rcu_note_context_switch
- *  c1_note_qs      rcu/quiescent.c:note_quiescent_state (cpu1; rcu_gp's own
+ *                  rcu/tree/quiescent.c:rcu_note_context_switch
+ *  c1_note_qs      rcu/tree/quiescent.c:note_quiescent_state (cpu1; rcu_gp's own
  *                  call for cpu0 is inline in gp_start)
- *  report_up       rcu/tree.c:rcu_report_qs, report_up
- *  c1_report_exp   rcu/exp.c:rcu_exp_report_here
- *  rcu_gp          rcu/tree.c:gp_thread_fn, gp_needed, gp_start,
- *                  leaf_wait_mask, node_start, gp_complete, gp_end;
- *                  rcu/fqs.c:rcu_force_quiescent_states, for_each_holdout,
+ *  report_up       rcu/tree/report.c:rcu_report_qs, node_clear,
+ *                  rcu_report_node_done
+ *  c1_report_exp   rcu/tree/exp.c:rcu_exp_report_here
+ *  rcu_gp          rcu/tree/tree.c:gp_thread_fn, gp_needed;
+ *                  rcu/tree/gp.c:rcu_gp_start, leaf_wait_mask,
+ *                  node_start, rcu_gp_complete, rcu_gp_end;
+ *                  rcu/tree/fqs.c:rcu_force_quiescent_states, for_each_holdout,
  *                  leaf_holdouts, force_one
- *  cpu0_tick       rcu/tree.c:rcu_tick on cpu0: rcu/callbacks.c:
+ *  cpu0_tick       rcu/tree/tree.c:rcu_tree_tick on cpu0: rcu/tree/callbacks.c:
  *                  rcu_callbacks_tick, and the fqs_due timing
- *  rcuc0           rcu/callbacks.c:cb_thread_fn, invoke_batch;
+ *  rcuc0           rcu/tree/callbacks.c:cb_thread_fn, invoke_batch;
  *                  rcu/cblist.c:rcu_cblist_take_done
- *  updater         the caller of rcu/callbacks.c:call_rcu (accelerate) and
- *                  rcu/exp.c:synchronize_rcu_expedited
- *  request_gp      rcu/tree.c:rcu_request_gp
+ *  updater         the caller of rcu/tree/callbacks.c:call_rcu (accelerate) and
+ *                  rcu/tree/exp.c:synchronize_rcu_expedited
+ *  request_gp      rcu/tree/tree.c:rcu_tree_request_gp
  *  cblist_*        rcu/cblist.c:rcu_cblist_accelerate, rcu_cblist_advance
  *  store_buffer    x86 store buffer, for INJECT_IDLE_BARRIER only
  *
  * ABSTRACTIONS, AND WHY THEY LOSE NOTHING THE ASSERTIONS DEPEND ON.
  *  - Memory is sequentially consistent. x86-TSO reorders only a store
  *    with a later load, and the C puts a lock, a locked instruction or an
- *    mfence at each hand-off its argument rests on (rcu/tree.c, "Memory
+ *    mfence at each hand-off its argument rests on (rcu/tree/tree.c, "Memory
  *    ordering"). The one hand-off whose fence is planted away,
  *    INJECT_IDLE_BARRIER's, gets a store buffer.
  *  - Steps. An atomic/d_step block is C that runs with interrupts off on

@@ -14,7 +14,8 @@
  *	0 root;  1 interior;  2, 3 its leaves (cpu0, cpu1);
  *	4 second interior, 5 its leaf (cpu2)		(WIDE only)
  *
- * THE ALGORITHM -> C (kernel/rcu/tree.c and quiescent.c).
+ * THE ALGORITHM -> C (kernel/rcu/tree/: tree.c, gp.c, report.c and
+ * quiescent.c).
  *  gp()     gp_thread_fn: gp_start() stores the new, odd rcu_state.gp_seq,
  *           samples which CPUs are idle (leaf_wait_mask()), makes every
  *           node's mask from its children's (a parent waits for a child
@@ -25,7 +26,7 @@
  *  note     note_quiescent_state(), first half: a CPU outside a reader
  *           reads its leaf's gp_seq lock-free and, if that grace period
  *           is running and new to it, notes a quiescent state for it.
- *  climb    report_up() and rcu_report_node_done(), made a loop as
+ *  climb    rcu_report_qs(), node_clear() and rcu_report_node_done(), as
  *           rcu_report_qs_rnp(): under each node's lock, stop if the node
  *           is in another grace period or the bit is clear already; clear
  *           it; stop if the node still waits; else go up with the node's
