@@ -116,9 +116,26 @@ static void describe_tick(char *buf, size_t len, unsigned int cpu, u64 now,
 		  ts.stopped ? "rcu wake" : "next tick", other);
 }
 
-/* The first timers of cpu; and, if it halts with its first timer due
- * and no clock event set for it, that nothing will run that timer: a
- * lost wake-up (the kick timer_add_on() owes it, say). */
+/**
+ * hang_timer_lost - whether nothing will run a CPU's first timer
+ * @halted: the CPU halts in its idle loop
+ * @expires_ns: its first timer's expiry
+ * @event_ns: its clock event's moment, 0 for none
+ * @now: clock_ns() when the state was read
+ *
+ * A halted CPU wakes for its clock event or an interrupt from outside.
+ * With its first timer overdue and no event set for that timer (none at
+ * all, or one for later), only the latter would run it: a lost wake-up,
+ * the kick timer_add_on() owes an idle CPU, say. An event due no later
+ * than the timer is merely late, a vCPU the host has not run.
+ */
+bool hang_timer_lost(bool halted, u64 expires_ns, u64 event_ns, u64 now)
+{
+	return halted && expires_ns < now &&
+	       (!event_ns || event_ns > expires_ns);
+}
+
+/* The first timers of cpu, and whether the first is lost (above). */
 static void show_timers(unsigned int cpu, u64 now, u64 event_ns, bool halted)
 {
 	struct timer_peek tp[HANG_TIMERS_SHOWN];
@@ -135,8 +152,7 @@ static void show_timers(unsigned int cpu, u64 now, u64 event_ns, bool halted)
 		       format_ms_from_now(due, sizeof(due), tp[i].expires_ns,
 					  now),
 		       ksym_format(fn, sizeof(fn), (uptr)tp[i].fn), tp[i].arg);
-	if (n > 0 && halted && tp[0].expires_ns < now &&
-	    (!event_ns || event_ns > tp[0].expires_ns))
+	if (n > 0 && hang_timer_lost(halted, tp[0].expires_ns, event_ns, now))
 		pr_err("hang: cpu%u halts in idle with a timer due %llu ms ago "
 		       "and its clock event %s: nothing will run that timer\n",
 		       cpu, (now - tp[0].expires_ns) / NSEC_PER_MSEC,

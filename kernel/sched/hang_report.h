@@ -10,5 +10,7 @@
 u64 hang_report_nmis(void);
 /* Print the hang report now: for a watchdog of the kernel's own. */
 void hang_report_request(void);
+/* The report's verdict on a CPU's first timer: nothing will run it. */
+bool hang_timer_lost(bool halted, u64 expires_ns, u64 event_ns, u64 now);
 
 #endif

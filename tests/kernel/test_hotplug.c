@@ -11,8 +11,10 @@
 #include "kernel/printk.h"
 #include "kernel/rcu/rcupdate.h"
 #include "kernel/rcu/stats.h"
+#include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/smp_call.h"
+#include "kernel/sched/timer.h"
 #include "kernel/test/ktest.h"
 #include "kernel/time.h"
 #include "lib/atomic.h"
@@ -61,6 +63,36 @@ KTEST_TIMEOUT(hotplug, every_cpu_goes_down_and_up, 120000)
 		thread_join(pinned);
 		KEXPECT_EQ(ran_on, cpu);
 	}
+}
+
+/* A CPU back up takes timers again: one that timer_add_on() arms for it
+ * runs there, not on the caller's list as it would for an offline CPU.
+ * The caller is cpu0, never the CPU that went down and up, so a timer
+ * left on the caller's list shows. */
+static struct timer back_up_timer;
+static struct completion back_up_fired;
+
+static void back_up_timer_fired(void *arg)
+{
+	note_cpu(arg);
+	complete(&back_up_fired);
+}
+
+KTEST_DEFINE(hotplug, timer_added_on_a_cpu_back_up_runs_there, 0, 120000,
+	     false)
+{
+	unsigned int cpu = nr_cpus - 1, ran_on = MAX_CPUS;
+
+	if (nr_cpus < 2)
+		KTEST_SKIP("needs 2 CPUs");
+	KASSERT_EQ(cpu_down(cpu), 0);
+	KASSERT_EQ(cpu_up(cpu), 0);
+	init_completion(&back_up_fired);
+	back_up_timer.fn = back_up_timer_fired;
+	back_up_timer.arg = &ran_on;
+	timer_add_on(&back_up_timer, clock_ns(), cpu);
+	wait_for_completion(&back_up_fired);
+	KEXPECT_EQ(ran_on, cpu);
 }
 
 /* Callbacks queued on cpu1 just before it goes down: every one runs,
