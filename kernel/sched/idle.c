@@ -35,12 +35,16 @@ static void make_idle(struct run_queue *rq, struct thread *t, unsigned int cpu)
  * off on entry and on return.
  *
  * RCU's idle entry reports this CPU's quiescent state, and a report may
- * wake a thread: the expedited waiter, when it was the last one owed. A
- * thread woken on this CPU is queued with need_resched set and no IPI
- * (resched_cpu() on itself), so the loop's test for work, made before,
- * cannot see it: look again before halting, or the CPU sleeps with a
- * runnable thread until its next interrupt, perhaps never with the tick
- * stopped. Work from other CPUs comes with an IPI, which ends the halt. */
+ * wake a thread. A thread woken on this CPU would be queued with
+ * need_resched set and no IPI (resched_cpu() on itself), unseen by the
+ * loop's test for work made before: so look again before halting, or
+ * the CPU could sleep with a runnable thread until its next interrupt.
+ * Today no such wake-up lands here with no interrupt coming (the
+ * expedited waiter's requester has sent its IPI; rcu_gp's own switch
+ * reported first: tests/mutants/idle_halts_without_second_look.patch
+ * says why, with the counts), so the look is two reads that keep any
+ * later idle hook safe. Work from other CPUs comes with an IPI, which
+ * ends the halt. */
 static void idle_wait(struct run_queue *rq, struct percpu *pc)
 {
 	u64 start = clock_ns();
