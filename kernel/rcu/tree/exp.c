@@ -95,25 +95,38 @@ __init void rcu_exp_init(void)
  * began: name the CPUs that owe it a report, and what each is running,
  * as the normal stall warning does. Lock-free snapshots; nothing is
  * ordered. Rearms itself until synchronize_rcu_expedited() cancels it.
+ *
+ * As the normal warning does too, it says when the host alone is to
+ * blame: every CPU that owes was a vCPU the host hardly ran, and no
+ * preempted reader holds a report. The count is read before the flags:
+ * a CPU claims its flag before it drops its count, so a report made
+ * between the two reads leaves fewer flags than counts, never a reader's
+ * held report hidden by a flag cleared late.
  */
 static void exp_stall_warn(void *unused)
 {
+	unsigned int outstanding = READ_ONCE(exp_outstanding);
+	u64 age_ms = (clock_ns() - exp_start_ns) / NSEC_PER_MSEC;
+	unsigned int cpu, shown = 0, starved = 0;
 	struct cpumask owing;
-	unsigned int cpu, shown = 0;
 	char owed[96];
 
 	(void)unused;
 	rcu_exp_stalls++;	/* this callback only; read lock-free */
 	cpumask_clear(&owing);
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (READ_ONCE(rcu_data[cpu].exp_pending))
-			cpumask_set(&owing, cpu);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (!READ_ONCE(rcu_data[cpu].exp_pending))
+			continue;
+		cpumask_set(&owing, cpu);
+		starved += rcu_vcpu_starved(READ_ONCE(cpu_area(cpu)->ticks) -
+					    rcu_data[cpu].exp_ticks_snapshot,
+					    age_ms);
+	}
 	bitmap_format_ranges(owed, sizeof(owed), owing.bits, MAX_CPUS);
 	/* "{ 1-3 }", or "{ }" when only preempted readers hold it up. */
 	pr_err("rcu: INFO: rcu detected expedited stalls on CPUs: {%s%s } "
 	       "%llu ms old, expedited seq %lu\n", owed[0] ? " " : "", owed,
-	       (clock_ns() - exp_start_ns) / NSEC_PER_MSEC,
-	       READ_ONCE(exp_seq));
+	       age_ms, READ_ONCE(exp_seq));
 	/* The first few in full, as the normal warning (engine.h). */
 	for (cpu = 0; cpu < nr_cpus && shown < RCU_STALL_CPUS_IN_FULL; cpu++) {
 		struct thread *t = READ_ONCE(cpu_area(cpu)->current);
@@ -132,6 +145,11 @@ static void exp_stall_warn(void *unused)
 		pr_err("rcu:     and %u more\n", cpumask_weight(&owing) - shown);
 	rcu_preempt_show_blocked(true);
 	pr_err("rcu:     %u reports outstanding\n", READ_ONCE(exp_outstanding));
+	if (starved && starved == cpumask_weight(&owing) &&
+	    outstanding <= starved)
+		pr_warn("rcu: the expedited stall warning of expedited seq %lu "
+			"at %llu ms named only vCPUs the host starved: not a "
+			"kernel bug\n", READ_ONCE(exp_seq), age_ms);
 	timer_rearm(&exp_stall_timer,
 		    clock_ns() + rcu_stall_timeout_ms * NSEC_PER_MSEC);
 }
@@ -204,6 +222,8 @@ void rcu_tree_synchronize_expedited(void)
 		 * holds our 1, never the 0 left by the last grace period.
 		 * Free on x86-TSO, where stores stay in order anyway. */
 		smp_store_release(&rcu_data[cpu].exp_pending, true);
+		rcu_data[cpu].exp_ticks_snapshot =
+			READ_ONCE(cpu_area(cpu)->ticks);
 		n++;
 	}
 	atomic_fetch_add(&exp_outstanding, n);

@@ -128,7 +128,7 @@ static const char *holdout_verdict(unsigned int cpu, struct holdout_counts *h)
 		return offline;
 	if (h->found_running && !h->nudges)
 		return "it was never nudged to schedule: an RCU bug";
-	if (h->ticks * 4 < h->expected)
+	if (rcu_vcpu_starved(h->ticks, age_ms))
 		return starved;
 	if (h->switches)
 		return "it scheduled, yet its quiescent state was not counted: "

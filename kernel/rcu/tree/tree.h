@@ -92,6 +92,9 @@ struct rcu_data {
 	u64 switches_snapshot;
 	u64 nudges_snapshot;
 	u64 found_running_snapshot;
+	/* Its ticks when the running expedited grace period began, for
+	 * that warning: the requester's, under exp_mutex. */
+	u64 exp_ticks_snapshot;
 	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
 	/* Owes the expedited GP a report: set by the requester with
 	 * release, claimed (rcu_exp_claim()) by whoever reports or clears it. */
@@ -154,6 +157,17 @@ extern unsigned int rcu_fanout_leaf, rcu_fanout;
 extern u64 rcu_exp_completed;
 extern u64 rcu_exp_latency_last_ns;
 extern u64 rcu_exp_stalls;
+
+/*
+ * A stall's verdict on a vCPU: it took under a quarter of the ticks the
+ * stall's age should have brought, so the host hardly ran it. Ticks
+ * count only while the CPU is not idle, and a holdout that idles reports
+ * as it does, so a holdout short of ticks is one that was not run.
+ */
+static inline bool rcu_vcpu_starved(u64 ticks, u64 age_ms)
+{
+	return ticks * 4 < age_ms * hz / 1000;
+}
 
 static inline struct rcu_node *rcu_root(void)
 {
