@@ -90,6 +90,19 @@ __init void rcu_exp_init(void)
 	arch_set_ipi_handler(IPI_RCU_EXPEDITE, exp_ipi_handler);
 }
 
+/* A CPU that owes the expedited grace period and took too few ticks for
+ * its age, though awake: a vCPU the host did not run. One that idles and
+ * still owes is no victim of the host: idle entry reports, and its tick
+ * stops, so its missing ticks would hide that bug. */
+static bool exp_holdout_starved(unsigned int cpu, u64 age_ms)
+{
+	const struct rcu_data *rdp = &rcu_data[cpu];
+
+	return !(READ_ONCE(rdp->eqs_seq) & 1) &&
+	       rcu_vcpu_starved(READ_ONCE(cpu_area(cpu)->ticks) -
+				rdp->exp_ticks_snapshot, age_ms);
+}
+
 /*
  * An expedited grace period still waiting rcu.stall_timeout_ms after it
  * began: name the CPUs that owe it a report, and what each is running,
@@ -118,9 +131,7 @@ static void exp_stall_warn(void *unused)
 		if (!READ_ONCE(rcu_data[cpu].exp_pending))
 			continue;
 		cpumask_set(&owing, cpu);
-		starved += rcu_vcpu_starved(READ_ONCE(cpu_area(cpu)->ticks) -
-					    rcu_data[cpu].exp_ticks_snapshot,
-					    age_ms);
+		starved += exp_holdout_starved(cpu, age_ms);
 	}
 	bitmap_format_ranges(owed, sizeof(owed), owing.bits, MAX_CPUS);
 	/* "{ 1-3 }", or "{ }" when only preempted readers hold it up. */
