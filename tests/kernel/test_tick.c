@@ -317,8 +317,11 @@ static bool cpu0_told_of_moved_timer(void)
 	       (s.programmed_ns && s.programmed_ns <= sleeper_expires_ns);
 }
 
+/* Each way a round can fail, counted apart so a failure names its
+ * check: cpu_down()/cpu_up() or the sleeper's creation failing, the
+ * timer moved to a CPU other than cpu0, cpu0 not told of it. */
 struct migrate_result {
-	unsigned int failures, checked;
+	unsigned int hotplug_failures, moved_elsewhere, not_told, checked;
 };
 
 static void take_cpu1_down_under_sleepers(void *arg)
@@ -341,7 +344,7 @@ static void take_cpu1_down_under_sleepers(void *arg)
 		sleeper = thread_create_mask(sleep_on_cpu1, NULL,
 					     "tick_sleeper1", &one_and_me);
 		if (!sleeper) {
-			res->failures++;
+			res->hotplug_failures++;
 			return;
 		}
 		while (!smp_load_acquire(&sleeper_asleep))
@@ -351,26 +354,27 @@ static void take_cpu1_down_under_sleepers(void *arg)
 			tick_cpu_stats(0, &s);
 		} while (nohz_enabled && !s.stopped);
 		on_cpu1 = READ_ONCE(sleeper_timer.cpu) == 1;
-		res->failures += cpu_down(1) != 0;
+		res->hotplug_failures += cpu_down(1) != 0;
 		told = cpu0_told_of_moved_timer();
 		/* Still pending after the look, so pending during it: it
 		 * moved to cpu0, which had to know. */
 		if (timer_cancel(&sleeper_timer)) {
 			if (on_cpu1) {
 				res->checked++;
-				res->failures += READ_ONCE(sleeper_timer.cpu) != 0;
-				res->failures += !told;
+				res->moved_elsewhere +=
+					READ_ONCE(sleeper_timer.cpu) != 0;
+				res->not_told += !told;
 			}
 			complete(&sleeper_woken);
 		}
 		thread_join(sleeper);
-		res->failures += cpu_up(1) != 0;
+		res->hotplug_failures += cpu_up(1) != 0;
 	}
 }
 
 KTEST_ON_CPU(tick, timers_moved_to_an_idle_cpu_fire, 0)
 {
-	struct migrate_result res = { 0, 0 };
+	struct migrate_result res = { 0 };
 	struct thread *th;
 
 	if (nr_cpus_online < 3)
@@ -379,6 +383,8 @@ KTEST_ON_CPU(tick, timers_moved_to_an_idle_cpu_fire, 0)
 			      "tick_migrator", nr_cpus_online - 1);
 	KASSERT_TRUE(th != NULL);
 	thread_join(th);
-	KEXPECT_EQ(res.failures, 0u);
+	KEXPECT_EQ(res.hotplug_failures, 0u);
+	KEXPECT_EQ(res.moved_elsewhere, 0u);
+	KEXPECT_EQ(res.not_told, 0u);
 	KEXPECT_GT(res.checked, 0u);
 }
