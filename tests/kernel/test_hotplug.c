@@ -156,10 +156,18 @@ KTEST_TIMEOUT(hotplug, callbacks_move_and_run_once, 120000)
 }
 
 /* A movable thread asleep on cpu1 when it goes down: its timer moves and
- * fires, and it wakes on another CPU. */
+ * fires, and it wakes on another CPU. It naps until told that the CPU is
+ * down, not for a fixed time: at -smp 512 a cpu_down() outlasted a
+ * single 50 ms nap, and the thread noted the CPU still going down. */
+static bool napper_home_down;
+
 static void nap_then_note(void *arg)
 {
-	sleep_ms(50);
+	/* Acquire: pairs with the release after cpu_down() returns, so
+	 * the CPU is out of the online set when we note where we run. */
+	do
+		sleep_ms(50);
+	while (!smp_load_acquire(&napper_home_down));
 	note_cpu(arg);
 }
 
@@ -172,11 +180,13 @@ KTEST_TIMEOUT(hotplug, threads_and_timers_move, 120000)
 	if (nr_cpus < 2)
 		KTEST_SKIP("needs 2 CPUs");
 	cpumask_fill(&all);
+	WRITE_ONCE(napper_home_down, false);
 	napper = thread_create_mask(nap_then_note, &ran_on, "napper", &all);
 	KASSERT_TRUE(napper != NULL);
 	sleep_ms(5);
 	home = READ_ONCE(napper->cpu);
 	KEXPECT_EQ(cpu_down(home ? home : 1), 0);
+	smp_store_release(&napper_home_down, true);
 	thread_join(napper);
 	KEXPECT_LT(ran_on, (unsigned int)MAX_CPUS);
 	KEXPECT_TRUE(READ_ONCE(cpu_area(ran_on)->online));
