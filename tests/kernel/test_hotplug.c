@@ -165,9 +165,9 @@ static void nap_then_note(void *arg)
 {
 	/* Acquire: pairs with the release after cpu_down() returns, so
 	 * the CPU is out of the online set when we note where we run. */
-	do
+	do {
 		sleep_ms(50);
-	while (!smp_load_acquire(&napper_home_down));
+	} while (!smp_load_acquire(&napper_home_down));
 	note_cpu(arg);
 }
 
