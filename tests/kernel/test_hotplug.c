@@ -36,11 +36,12 @@ KTEST(hotplug, errors_are_named)
 
 /* Every CPU but cpu0 goes down and comes back; the online count and each
  * CPU's flag follow, and a thread pinned there runs again afterwards.
- * Above HOTPLUG_EVERY_CPU_MAX CPUs, every stride-th one and the last (so
+ * Above HOTPLUG_FULL_CPUS CPUs, every stride-th one and the last (so
  * still the highest APIC ids): each cycle costs more as the CPUs grow,
  * and 511 of them outran the watchdog at -smp 512 on the classic engine
  * (about 0.27 s a cycle on this 2-core host). */
-#define HOTPLUG_EVERY_CPU_MAX	64u
+/* Up to this many CPUs the suite's cycles are not scaled down. */
+#define HOTPLUG_FULL_CPUS	64u
 
 static void note_cpu(void *arg)
 {
@@ -49,8 +50,8 @@ static void note_cpu(void *arg)
 
 static unsigned int next_cpu_to_cycle(unsigned int cpu)
 {
-	unsigned int stride = nr_cpus <= HOTPLUG_EVERY_CPU_MAX ? 1 :
-			      DIV_ROUND_UP(nr_cpus - 1, HOTPLUG_EVERY_CPU_MAX);
+	unsigned int stride = nr_cpus <= HOTPLUG_FULL_CPUS ? 1 :
+			      DIV_ROUND_UP(nr_cpus - 1, HOTPLUG_FULL_CPUS);
 
 	if (cpu + 1 < nr_cpus && cpu + stride >= nr_cpus)
 		return nr_cpus - 1;
@@ -226,20 +227,20 @@ KTEST_TIMEOUT(hotplug, grace_periods_skip_offline_cpu, 120000)
  * a third thread keeps cross-CPU calls busy, so that the CPU coming up
  * and the barrier often wait behind the same call). Bounded by the
  * number of hotplug cycles, not by time. Each cycle's calls and barrier
- * wait for every CPU, so above 64 CPUs the cycles fall as the CPUs grow
- * (25 at 512, 8 at 4096 and up): at 512 CPUs on this 2-core host a
- * cycle took about 5 s, and 200 of them outran the test's watchdog. The
- * race is caught at small CPU counts, where the cycles stay 200.
+ * wait for every CPU, so above HOTPLUG_FULL_CPUS the cycles fall as the
+ * CPUs grow (25 at 512, 8 at 4096 and up): at 512 CPUs on this 2-core
+ * host a cycle took about 5 s, and 200 of them outran the test's
+ * watchdog. The race is caught at small CPU counts, where the cycles
+ * stay 200.
  */
 #define BARRIER_HOTPLUG_CYCLES		200u
-#define BARRIER_HOTPLUG_FULL_CPUS	64u
 #define BARRIER_HOTPLUG_MIN_CYCLES	8u
 
 static unsigned int barrier_hotplug_cycles(void)
 {
-	if (nr_cpus <= BARRIER_HOTPLUG_FULL_CPUS)
+	if (nr_cpus <= HOTPLUG_FULL_CPUS)
 		return BARRIER_HOTPLUG_CYCLES;
-	return MAX(BARRIER_HOTPLUG_CYCLES * BARRIER_HOTPLUG_FULL_CPUS / nr_cpus,
+	return MAX(BARRIER_HOTPLUG_CYCLES * HOTPLUG_FULL_CPUS / nr_cpus,
 		   BARRIER_HOTPLUG_MIN_CYCLES);
 }
 

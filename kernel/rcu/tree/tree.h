@@ -93,7 +93,9 @@ struct rcu_data {
 	u64 nudges_snapshot;
 	u64 found_running_snapshot;
 	/* Its ticks when the running expedited grace period began, for
-	 * that warning: the requester's, under exp_mutex. */
+	 * that warning: written by the requester under exp_mutex, read by
+	 * exp_stall_warn(), whose timer is armed after (timer_add()'s lock
+	 * orders the two). */
 	u64 exp_ticks_snapshot;
 	unsigned int irq_eqs_exit;	/* an irq took this CPU out of idle */
 	/* Owes the expedited GP a report: set by the requester with
